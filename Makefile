@@ -1,0 +1,32 @@
+# The two commands a newcomer runs: `make demo` and `make test`.
+GO      ?= go
+BIN     := bin/spac
+DEMO    := demo/ba-50k-d16.mtx
+
+.PHONY: all setup build demo test bench fuzz clean
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	$(GO) build -o $(BIN) ./cmd/spac
+
+# Generate a Barabasi-Albert graph like the paper's Fig. 7 (50k vertices,
+# average degree 16) and compare every method on it at block size 1024.
+demo: build
+	@mkdir -p demo
+	@test -f $(DEMO) || $(BIN) gen ba:n=50000,m=8 --seed 1 -o $(DEMO)
+	$(BIN) compare $(DEMO) --block-size 1024
+
+test: setup
+	$(GO) vet ./...
+	$(GO) test ./...
+
+# Speed and memory targets are checked here, not in unit tests.
+bench: setup
+	scripts/bench.sh
+
+clean:
+	rm -rf bin demo

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spac-gpu/spac/spac"
+)
+
+func newCompareCmd() *cobra.Command {
+	var in inputFlags
+	var pf partFlags
+	var methods, format string
+	c := &cobra.Command{
+		Use:   "compare IN",
+		Short: "Run every partitioning method on one input and print one table",
+		Long: `Run SPAC and the baselines on the same input, with the same parts and cap,
+and print one row per method, like the paper's Fig. 4: vertex copies,
+replication factor, largest part over ideal, the largest per-part count of
+unique vertices (shared-memory demand of a block), and partition time.
+The last column gives each method's copies relative to SPAC's.`,
+		Example: `  spac compare bcsstk13.mtx.gz --block-size 1024
+  spac compare cant.mtx --as-stored --methods spac,greedy,wvp-greedy --format csv`,
+		Args: oneInput,
+		RunE: func(c *cobra.Command, args []string) error {
+			names := spac.MethodNames()
+			if methods != "" && methods != "all" {
+				names = strings.Split(methods, ",")
+			}
+			var ms []spac.Method
+			for _, n := range names {
+				m, err := spac.Lookup(strings.TrimSpace(n))
+				if err != nil {
+					return usageError{err}
+				}
+				ms = append(ms, m)
+			}
+			if format != "table" && format != "csv" && format != "json" {
+				return usagef("--format %q: want table, csv or json", format)
+			}
+			data, err := in.load(args[0])
+			if err != nil {
+				return err
+			}
+			opts, err := pf.options(data.graph.NumEdges())
+			if err != nil {
+				return err
+			}
+			progress := progressTo(in.quiet)
+			fmt.Fprintf(progress, "%s\n%d parts of at most %d edges\n", describe(data), opts.K, opts.Cap)
+			var rows []spac.Metrics
+			for _, m := range ms {
+				_, met, err := run(c.Context(), m, data, opts, progress)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, met)
+			}
+			return writeComparison(c.OutOrStdout(), format, data.matrix.Name, rows)
+		},
+	}
+	in.register(c)
+	pf.register(c)
+	c.Flags().StringVar(&methods, "methods", "all", "comma-separated methods to run: "+strings.Join(spac.MethodNames(), ","))
+	c.Flags().StringVarP(&format, "format", "f", "table", "output: table, csv or json")
+	return c
+}
+
+// comparisonRow is one method's line of a comparison, as CSV and JSON write it.
+type comparisonRow struct {
+	Input        string  `json:"input"`
+	Method       string  `json:"method"`
+	Parts        int     `json:"parts"`
+	Cap          int     `json:"cap"`
+	Edges        int     `json:"edges"`
+	Vertices     int     `json:"vertices"`
+	Copies       int64   `json:"copies"`
+	RF           float64 `json:"replication_factor"`
+	MaxLoadRatio float64 `json:"max_load_over_ideal"`
+	MaxUnique    int     `json:"max_unique_vertices"`
+	AvgCutDegree float64 `json:"avg_cut_degree"`
+	Seconds      float64 `json:"seconds"`
+	VsFirst      float64 `json:"copies_vs_first"`
+}
+
+func writeComparison(w io.Writer, format, input string, ms []spac.Metrics) error {
+	rows := make([]comparisonRow, len(ms))
+	for i, m := range ms {
+		rows[i] = comparisonRow{Input: input, Method: m.Method, Parts: m.K, Cap: m.Cap, Edges: m.Edges,
+			Vertices: m.Vertices, Copies: m.Copies, RF: m.RF, MaxLoadRatio: m.MaxLoadRatio,
+			MaxUnique: m.MaxUnique, AvgCutDegree: m.AvgCutDegree, Seconds: m.Time.Seconds()}
+		if ms[0].Copies > 0 {
+			rows[i].VsFirst = float64(m.Copies) / float64(ms[0].Copies)
+		}
+	}
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	case "csv":
+		cw := csv.NewWriter(w)
+		cw.Write([]string{"input", "method", "parts", "cap", "edges", "vertices", "copies", "replication_factor", "max_load_over_ideal", "max_unique_vertices", "avg_cut_degree", "seconds", "copies_vs_first"})
+		for _, r := range rows {
+			cw.Write([]string{r.Input, r.Method, strconv.Itoa(r.Parts), strconv.Itoa(r.Cap), strconv.Itoa(r.Edges),
+				strconv.Itoa(r.Vertices), strconv.FormatInt(r.Copies, 10), fmt.Sprintf("%.4f", r.RF),
+				fmt.Sprintf("%.4f", r.MaxLoadRatio), strconv.Itoa(r.MaxUnique), fmt.Sprintf("%.2f", r.AvgCutDegree),
+				fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.3f", r.VsFirst)})
+		}
+		cw.Flush()
+		return cw.Error()
+	}
+	if len(rows) > 0 {
+		fmt.Fprintf(w, "%s: %d edges, %d vertices, %d parts of at most %d edges\n\n", input, rows[0].Edges, rows[0].Vertices, rows[0].Parts, rows[0].Cap)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "method\tcopies\tRF\tmax load/ideal\tmax unique\tcut-vertex degree\ttime\tcopies vs %s\t\n", firstName(rows))
+	for i, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%d\t%.2f\t%s\t%.3f\t\n", r.Method, r.Copies, r.RF, r.MaxLoadRatio,
+			r.MaxUnique, r.AvgCutDegree, ms[i].Time.Round(time.Millisecond), r.VsFirst)
+	}
+	return tw.Flush()
+}
+
+func firstName(rows []comparisonRow) string {
+	if len(rows) == 0 {
+		return "first"
+	}
+	return rows[0].Method
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spac-gpu/spac/matrices"
+)
+
+// inputFlags are the flags of every command that reads a matrix or graph.
+type inputFlags struct {
+	format   string
+	model    string
+	asStored bool
+	directed bool
+	base     string
+	header   string
+	quiet    bool
+}
+
+func (f *inputFlags) register(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVar(&f.format, "input-format", "auto", "input format: auto, mm (Matrix Market), edgelist or metis")
+	fl.StringVar(&f.model, "model", "", "locality graph: spmv (a vertex per row and per column, the paper's model) or graph (the matrix as a graph's adjacency); default spmv for matrices, graph for graph files")
+	fl.BoolVar(&f.asStored, "as-stored", false, "keep only the stored triangle of a symmetric matrix (how the paper counts: cant = 2,034,917 edges) instead of expanding it to both triangles")
+	fl.BoolVar(&f.directed, "directed", false, "edge lists: read each line as a directed edge (by default an edge list is undirected)")
+	fl.StringVar(&f.base, "base", "auto", "edge lists: vertex ids are 0- or 1-based: auto, 0 or 1")
+	fl.StringVar(&f.header, "header", "auto", `edge lists: the first line is an "n m" header: auto, yes or no`)
+	fl.BoolVar(&f.quiet, "quiet", false, "no progress output on standard error")
+}
+
+// input is a loaded matrix with its locality graph.
+type input struct {
+	matrix   *matrices.COO // as read
+	used     *matrices.COO // expanded or as stored: edge e is entry e of this
+	graph    *matrices.Graph
+	inc      *matrices.Incidence
+	readTime time.Duration
+}
+
+func (f *inputFlags) readOptions() (matrices.ReadOptions, error) {
+	var opt matrices.ReadOptions
+	format, err := matrices.ParseFormat(f.format)
+	if err != nil {
+		return opt, usageError{err}
+	}
+	opt.Format = format
+	opt.EdgeList.Directed = f.directed
+	switch f.base {
+	case "auto":
+		opt.EdgeList.Base = -1
+	case "0":
+		opt.EdgeList.Base = 0
+	case "1":
+		opt.EdgeList.Base = 1
+	default:
+		return opt, usagef("--base %q: want auto, 0 or 1", f.base)
+	}
+	switch f.header {
+	case "auto":
+		opt.EdgeList.Header = matrices.HeaderAuto
+	case "yes":
+		opt.EdgeList.Header = matrices.HeaderYes
+	case "no":
+		opt.EdgeList.Header = matrices.HeaderNo
+	default:
+		return opt, usagef("--header %q: want auto, yes or no", f.header)
+	}
+	if !f.quiet {
+		opt.Progress = os.Stderr
+	}
+	return opt, nil
+}
+
+// load reads path and builds its locality graph.
+func (f *inputFlags) load(path string) (*input, error) {
+	opt, err := f.readOptions()
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	m, err := matrices.Open(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	model, err := f.resolveModel(path, m)
+	if err != nil {
+		return nil, err
+	}
+	used := m
+	if !f.asStored {
+		used = m.Expanded()
+	}
+	g, err := matrices.LocalityGraph(used, model)
+	if err != nil {
+		return nil, err
+	}
+	inc, err := matrices.BuildIncidence(g)
+	if err != nil {
+		return nil, err
+	}
+	return &input{matrix: m, used: used, graph: g, inc: inc, readTime: time.Since(start)}, nil
+}
+
+// resolveModel applies the default model: spmv for matrices, graph for
+// graph files (whose adjacency matrix is square by construction).
+func (f *inputFlags) resolveModel(path string, m *matrices.COO) (matrices.Model, error) {
+	if f.model != "" {
+		model, err := matrices.ParseModel(f.model)
+		if err != nil {
+			return 0, usageError{err}
+		}
+		return model, nil
+	}
+	if isGraphFile(path, f.format) {
+		return matrices.ModelGraph, nil
+	}
+	return matrices.ModelSpMV, nil
+}
+
+func isGraphFile(path, format string) bool {
+	switch format {
+	case "edgelist", "metis":
+		return true
+	case "mm":
+		return false
+	}
+	name := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
+	switch filepath.Ext(name) {
+	case ".mtx", ".mm":
+		return false
+	case "":
+		return false
+	}
+	return true
+}
+
+// progressTo returns where progress goes: standard error unless quiet.
+func progressTo(quiet bool) io.Writer {
+	if quiet {
+		return io.Discard
+	}
+	return os.Stderr
+}
+
+func describe(in *input) string {
+	m := in.matrix
+	s := fmt.Sprintf("%s: %d x %d, %d stored entries (%s %s)", m.Name, m.NRows, m.NCols, m.NNZ(), m.Field, m.Symmetry)
+	if in.used != m {
+		s += fmt.Sprintf(", %d after expanding the symmetric storage", in.used.NNZ())
+	}
+	return s + fmt.Sprintf("; locality graph (%s): %d vertices, %d edges", in.graph.Model, in.graph.NumVertices, in.graph.NumEdges())
+}

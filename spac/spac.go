@@ -1,0 +1,118 @@
+package spac
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/metis"
+	"github.com/spac-gpu/spac/transform"
+)
+
+// DefaultDominantWeight is the paper's "infinite" weight of dominant edges.
+const DefaultDominantWeight = 1000
+
+// DefaultImbalance is the imbalance METIS may leave before the cap pass
+// takes over; see the closing notes of the partitioner benchmarks.
+const DefaultImbalance = 0.03
+
+// SPAC is the split-and-connect partitioner: transform, METIS, Omega, and
+// the cap pass.
+type SPAC struct{}
+
+func init() { register(SPAC{}) }
+
+// Name implements Method.
+func (SPAC) Name() string { return "spac" }
+
+// Partition implements Method. METIS cannot be interrupted, so on
+// cancellation the call returns ctx.Err() at once and the abandoned METIS
+// run finishes in the background.
+func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
+	if err := ctx.Err(); err != nil {
+		return Partition{}, err
+	}
+	progress := func(stage string) {
+		if opts.Progress != nil {
+			opts.Progress(stage)
+		}
+	}
+	m := g.NumEdges()
+	if opts.K < 1 || opts.K*opts.Cap < m {
+		return Partition{}, fmt.Errorf("spac: %d parts of at most %d edges cannot hold %d edges", opts.K, opts.Cap, m)
+	}
+	if opts.K == 1 {
+		return Partition{K: 1, Part: make([]int32, m)}, nil
+	}
+	dominant := opts.DominantWeight
+	if dominant == 0 {
+		dominant = DefaultDominantWeight
+	}
+
+	progress("transform")
+	var tg *transform.WeightedGraph
+	var err error
+	switch opts.Formulation {
+	case transform.Contracted:
+		tg, err = transform.Contract(g, inc, opts.Order)
+	case transform.Split:
+		tg, err = transform.SplitConnect(g, inc, opts.Order, dominant)
+	default:
+		err = fmt.Errorf("unknown formulation %v", opts.Formulation)
+	}
+	if err != nil {
+		return Partition{}, fmt.Errorf("spac: %w", err)
+	}
+
+	progress("metis")
+	vertexPart, err := runMETIS(ctx, &metis.Graph{Xadj: tg.Xadj, Adjncy: tg.Adjncy, Adjwgt: tg.Adjwgt}, opts.K, metisOptions(opts))
+	if err != nil {
+		return Partition{}, fmt.Errorf("spac: %w", err)
+	}
+
+	progress("omega")
+	part, err := transform.Omega(g, inc, opts.Formulation, vertexPart)
+	if err != nil {
+		return Partition{}, fmt.Errorf("spac: %w", err)
+	}
+	p := Partition{K: opts.K, Part: part}
+
+	progress("cap")
+	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
+		return Partition{}, fmt.Errorf("spac: %w", err)
+	}
+	return p, nil
+}
+
+// metisOptions translates the method options into METIS's.
+func metisOptions(opts Options) metis.Options {
+	imb := opts.Imbalance
+	if imb == 0 {
+		imb = DefaultImbalance
+	}
+	ufactor := int(imb*1000 + 0.5)
+	if ufactor < 1 {
+		ufactor = 1
+	}
+	return metis.Options{Seed: int32(opts.Seed), UFactor: ufactor}
+}
+
+// runMETIS runs METIS in a goroutine so that a cancelled context returns
+// at once; METIS itself cannot be stopped.
+func runMETIS(ctx context.Context, g *metis.Graph, k int, opts metis.Options) ([]int32, error) {
+	type result struct {
+		part []int32
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		part, _, err := metis.PartGraph(g, k, opts)
+		done <- result{part, err}
+	}()
+	select {
+	case r := <-done:
+		return r.part, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}

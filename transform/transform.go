@@ -1,0 +1,299 @@
+// Package transform turns a locality graph into the graph whose balanced
+// vertex partition is a balanced edge partition of the original: SPAC's
+// split-and-connect transformation (Li et al., POMACS 2017, section 3.2) and
+// the Omega mapping that brings a vertex partition back to the edges.
+//
+// Split: every vertex of degree d becomes d clones, one per incident edge.
+// Connect: each original edge becomes a dominant edge between its two clones,
+// and the clones of each vertex are chained into a path of auxiliary edges.
+// With dominant edges heavy enough never to be cut, a vertex partition of
+// the result cuts only auxiliary edges, and every cut auxiliary edge of a
+// vertex's path stands for at most one more copy of that vertex.
+//
+// Two equivalent forms are offered. Split is the paper's graph with 2m
+// clones. Contracted merges the two clones of every dominant edge first, so
+// METIS sees one vertex per original edge and only the auxiliary edges: the
+// same optimum, half the vertices, no dominant edge to keep uncut.
+package transform
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/spac-gpu/spac/matrices"
+)
+
+// Formulation chooses which of the two equivalent graphs is built.
+type Formulation uint8
+
+const (
+	// Contracted has one vertex per original edge; vertex e is edge e.
+	Contracted Formulation = iota
+	// Split has two clones per original edge: vertex 2e is the clone at
+	// U[e], vertex 2e+1 the clone at V[e], joined by a dominant edge.
+	Split
+)
+
+func (f Formulation) String() string {
+	switch f {
+	case Contracted:
+		return "contracted"
+	case Split:
+		return "split"
+	}
+	return fmt.Sprintf("Formulation(%d)", uint8(f))
+}
+
+// ParseFormulation reads a formulation name.
+func ParseFormulation(s string) (Formulation, error) {
+	switch s {
+	case "contracted":
+		return Contracted, nil
+	case "split":
+		return Split, nil
+	}
+	return 0, fmt.Errorf("unknown formulation %q (want contracted or split)", s)
+}
+
+// Order is the order in which a vertex's clones are chained. The paper
+// leaves it free; it changes which cuts are cheap.
+type Order uint8
+
+const (
+	// ByIndex chains a vertex's clones by edge index, as in the paper.
+	ByIndex Order = iota
+	// Cycle chains them by edge index and closes the path into a cycle, as
+	// in the paper's experiments: the first and last clone become neighbours.
+	Cycle
+	// ByNeighbour chains them by the index of the edge's other endpoint, so
+	// that tasks leading to nearby data objects sit next to each other.
+	ByNeighbour
+)
+
+func (o Order) String() string {
+	switch o {
+	case ByIndex:
+		return "index"
+	case Cycle:
+		return "cycle"
+	case ByNeighbour:
+		return "neighbour"
+	}
+	return fmt.Sprintf("Order(%d)", uint8(o))
+}
+
+// ParseOrder reads a clone-order name.
+func ParseOrder(s string) (Order, error) {
+	switch s {
+	case "index":
+		return ByIndex, nil
+	case "cycle":
+		return Cycle, nil
+	case "neighbour", "neighbor":
+		return ByNeighbour, nil
+	}
+	return 0, fmt.Errorf("unknown clone order %q (want index, cycle or neighbour)", s)
+}
+
+// WeightedGraph is an undirected graph in the CSR form METIS takes: the
+// neighbours of v are Adjncy[Xadj[v]:Xadj[v+1]] with weights Adjwgt, every
+// edge listed from both ends, no self-loops, no repeated neighbour. Vertex
+// weights are all 1 (Vwgt is nil).
+type WeightedGraph struct {
+	Xadj, Adjncy, Adjwgt []int32
+}
+
+// NumVertices is the number of vertices.
+func (w *WeightedGraph) NumVertices() int { return len(w.Xadj) - 1 }
+
+// paths returns, for every vertex, its incident edges in chaining order,
+// as CSR lists that share inc's offsets. ByIndex and Cycle reuse inc.Edge.
+func paths(inc *matrices.Incidence, order Order) []int32 {
+	if order != ByNeighbour {
+		return inc.Edge
+	}
+	out := slices.Clone(inc.Edge)
+	type pair struct{ other, edge int32 }
+	var buf []pair
+	for v := 0; v+1 < len(inc.Offsets); v++ {
+		lo, hi := inc.Offsets[v], inc.Offsets[v+1]
+		if hi-lo < 3 {
+			continue // one or two clones: every order is the same path
+		}
+		buf = buf[:0]
+		for i := lo; i < hi; i++ {
+			buf = append(buf, pair{inc.Other[i], inc.Edge[i]})
+		}
+		slices.SortFunc(buf, func(a, b pair) int {
+			if a.other != b.other {
+				return int(a.other - b.other)
+			}
+			return int(a.edge - b.edge)
+		})
+		for i, p := range buf {
+			out[lo+int32(i)] = p.edge
+		}
+	}
+	return out
+}
+
+// forEachLink calls link(a, b) for every auxiliary edge: consecutive edges
+// a, b in a vertex's chain, plus the closing link of a cycle of three or
+// more (with two clones the closing link would repeat the only one).
+func forEachLink(inc *matrices.Incidence, chain []int32, order Order, link func(v int, a, b int32)) {
+	for v := 0; v+1 < len(inc.Offsets); v++ {
+		lo, hi := inc.Offsets[v], inc.Offsets[v+1]
+		for i := lo; i+1 < hi; i++ {
+			link(v, chain[i], chain[i+1])
+		}
+		if order == Cycle && hi-lo >= 3 {
+			link(v, chain[hi-1], chain[lo])
+		}
+	}
+}
+
+// Contract builds the contracted graph: vertex e for every edge e of g and
+// an auxiliary edge of weight 1 between consecutive edges of every vertex's
+// chain. Two edges consecutive in both their endpoints' chains (such as
+// (i,j) and (j,i) of a symmetric matrix) get one edge of weight 2.
+func Contract(g *matrices.Graph, inc *matrices.Incidence, order Order) (*WeightedGraph, error) {
+	m := g.NumEdges()
+	// Each edge has at most two endpoints and so at most four chain
+	// neighbours: fill four slots per vertex, then merge and compact.
+	if 4*int64(m) > math.MaxInt32 {
+		return nil, fmt.Errorf("transform: %d edges exceed the int32 range of the contracted graph", m)
+	}
+	chain := paths(inc, order)
+	slot := make([]int32, 4*m)
+	fill := make([]uint8, m)
+	forEachLink(inc, chain, order, func(_ int, a, b int32) {
+		slot[4*a+int32(fill[a])] = b
+		fill[a]++
+		slot[4*b+int32(fill[b])] = a
+		fill[b]++
+	})
+	return compact(m, 4, slot, fill, nil)
+}
+
+// SplitConnect builds the paper's transformed graph: clones 2e (at U[e]) and
+// 2e+1 (at V[e]) joined by a dominant edge of the given weight, and each
+// vertex's clones chained by auxiliary edges of weight 1. A self-loop's
+// second clone joins no chain: the edge touches one data object once.
+func SplitConnect(g *matrices.Graph, inc *matrices.Incidence, order Order, dominant int32) (*WeightedGraph, error) {
+	m := g.NumEdges()
+	if dominant < 1 {
+		return nil, fmt.Errorf("transform: dominant edge weight %d, want at least 1", dominant)
+	}
+	if 6*int64(m) > math.MaxInt32 {
+		return nil, fmt.Errorf("transform: %d edges exceed the int32 range of the split graph", m)
+	}
+	n := 2 * m
+	chain := paths(inc, order)
+	// Slot 0 of every clone is its dominant partner; two chain neighbours follow.
+	slot := make([]int32, 3*n)
+	weight := make([]int32, 3*n)
+	fill := make([]uint8, n)
+	for e := 0; e < m; e++ {
+		a, b := 2*e, 2*e+1
+		slot[3*a], weight[3*a] = int32(b), dominant
+		slot[3*b], weight[3*b] = int32(a), dominant
+		fill[a], fill[b] = 1, 1
+	}
+	clone := func(v int, e int32) int32 {
+		if g.U[e] == int32(v) {
+			return 2 * e
+		}
+		return 2*e + 1
+	}
+	forEachLink(inc, chain, order, func(v int, a, b int32) {
+		ca, cb := clone(v, a), clone(v, b)
+		slot[3*ca+int32(fill[ca])], weight[3*ca+int32(fill[ca])] = cb, 1
+		fill[ca]++
+		slot[3*cb+int32(fill[cb])], weight[3*cb+int32(fill[cb])] = ca, 1
+		fill[cb]++
+	})
+	return compact(n, 3, slot, fill, weight)
+}
+
+// compact turns fixed-width neighbour slots into CSR, merging repeated
+// neighbours of a vertex into one edge with the summed weight. weight nil
+// means every slot weighs 1.
+func compact(n, width int, slot []int32, fill []uint8, weight []int32) (*WeightedGraph, error) {
+	w := &WeightedGraph{Xadj: make([]int32, n+1)}
+	adj := make([]int32, 0, len(slot))
+	wgt := make([]int32, 0, len(slot))
+	for v := 0; v < n; v++ {
+		base := v * width
+		start := len(adj)
+	slots:
+		for i := 0; i < int(fill[v]); i++ {
+			u := slot[base+i]
+			wt := int32(1)
+			if weight != nil {
+				wt = weight[base+i]
+			}
+			for j := start; j < len(adj); j++ {
+				if adj[j] == u {
+					wgt[j] += wt
+					continue slots
+				}
+			}
+			adj = append(adj, u)
+			wgt = append(wgt, wt)
+		}
+		w.Xadj[v+1] = int32(len(adj))
+	}
+	w.Adjncy, w.Adjwgt = adj, wgt
+	return w, nil
+}
+
+// Omega maps a vertex partition of the transformed graph back to the edges
+// of g: in the contracted form edge e takes vertex e's part; in the split
+// form it takes the part of its clone at U[e], and when the dominant edge
+// was cut anyway the edge goes to whichever clone's part already holds more
+// of the edge's endpoints' other clones, so the cut costs no extra copy
+// where one side can avoid it.
+func Omega(g *matrices.Graph, inc *matrices.Incidence, f Formulation, vertexPart []int32) ([]int32, error) {
+	m := g.NumEdges()
+	switch f {
+	case Contracted:
+		if len(vertexPart) != m {
+			return nil, fmt.Errorf("transform: %d vertex parts for %d edges", len(vertexPart), m)
+		}
+		return slices.Clone(vertexPart), nil
+	case Split:
+		if len(vertexPart) != 2*m {
+			return nil, fmt.Errorf("transform: %d vertex parts for %d clones", len(vertexPart), 2*m)
+		}
+	default:
+		return nil, fmt.Errorf("transform: unknown formulation %v", f)
+	}
+	part := make([]int32, m)
+	for e := 0; e < m; e++ {
+		part[e] = vertexPart[2*e]
+	}
+	for e := 0; e < m; e++ {
+		pa, pb := vertexPart[2*e], vertexPart[2*e+1]
+		if pa == pb {
+			continue
+		}
+		// Count the endpoints' other edges already in each candidate part.
+		score := func(p int32) int {
+			s := 0
+			for _, v := range [2]int32{g.U[e], g.V[e]} {
+				for i := inc.Offsets[v]; i < inc.Offsets[v+1]; i++ {
+					if f := inc.Edge[i]; f != int32(e) && part[f] == p {
+						s++
+						break
+					}
+				}
+			}
+			return s
+		}
+		if score(pb) > score(pa) {
+			part[e] = pb
+		}
+	}
+	return part, nil
+}

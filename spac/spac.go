@@ -64,10 +64,30 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 		return Partition{}, fmt.Errorf("spac: %w", err)
 	}
 
+	// Coarsen in Go before METIS: each level halves what METIS must see.
+	var levels []*transform.Level
+	var weight []int32
+	for l := 0; l < opts.Coarsen; l++ {
+		progress("coarsen")
+		lv, err := transform.Coarsen(tg, weight, int32(max(2, opts.Cap/16)))
+		if err != nil {
+			return Partition{}, fmt.Errorf("spac: %w", err)
+		}
+		levels = append(levels, lv)
+		tg, weight = lv.Graph, lv.Weight
+	}
+
 	progress("metis")
-	vertexPart, err := runMETIS(ctx, &metis.Graph{Xadj: tg.Xadj, Adjncy: tg.Adjncy, Adjwgt: tg.Adjwgt}, opts.K, metisOptions(opts))
+	vertexPart, err := runMETIS(ctx, &metis.Graph{Xadj: tg.Xadj, Adjncy: tg.Adjncy, Vwgt: weight, Adjwgt: tg.Adjwgt}, opts.K, metisOptions(opts))
 	if err != nil {
 		return Partition{}, fmt.Errorf("spac: %w", err)
+	}
+	for l := len(levels) - 1; l >= 0; l-- {
+		fine := make([]int32, len(levels[l].Map))
+		for v, c := range levels[l].Map {
+			fine[v] = vertexPart[c]
+		}
+		vertexPart = fine
 	}
 
 	progress("omega")

@@ -91,6 +91,6 @@ func printGenList(w io.Writer) error {
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, matrices.GenSpecHelp)
+	fmt.Fprintln(w, matrices.GenSpecHelp())
 	return nil
 }

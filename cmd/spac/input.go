@@ -52,25 +52,11 @@ func (f *inputFlags) readOptions() (matrices.ReadOptions, error) {
 	}
 	opt.Format = format
 	opt.EdgeList.Directed = f.directed
-	switch f.base {
-	case "auto":
-		opt.EdgeList.Base = -1
-	case "0":
-		opt.EdgeList.Base = 0
-	case "1":
-		opt.EdgeList.Base = 1
-	default:
-		return opt, usagef("--base %q: want auto, 0 or 1", f.base)
+	if opt.EdgeList.Base, err = matrices.ParseIDBase(f.base); err != nil {
+		return opt, usageError{fmt.Errorf("--base: %w", err)}
 	}
-	switch f.header {
-	case "auto":
-		opt.EdgeList.Header = matrices.HeaderAuto
-	case "yes":
-		opt.EdgeList.Header = matrices.HeaderYes
-	case "no":
-		opt.EdgeList.Header = matrices.HeaderNo
-	default:
-		return opt, usagef("--header %q: want auto, yes or no", f.header)
+	if opt.EdgeList.Header, err = matrices.ParseHeaderMode(f.header); err != nil {
+		return opt, usageError{fmt.Errorf("--header: %w", err)}
 	}
 	if !f.quiet {
 		opt.Progress = os.Stderr

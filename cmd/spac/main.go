@@ -56,17 +56,23 @@ Typical use:
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	root := newRoot()
-	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return
+	err := newRoot().ExecuteContext(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "spac:", err)
 	}
-	fmt.Fprintln(os.Stderr, "spac:", err)
+	os.Exit(exitCode(err))
+}
+
+// exitCode maps an error to the exit status: 0 ok, 2 usage, 1 otherwise.
+func exitCode(err error) int {
 	var u usageError
-	if errors.As(err, &u) || isCobraUsage(err) {
-		os.Exit(2)
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &u), isCobraUsage(err):
+		return 2
 	}
-	os.Exit(1)
+	return 1
 }
 
 // isCobraUsage recognises the errors cobra itself raises for a bad command

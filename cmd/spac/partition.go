@@ -163,6 +163,6 @@ func printSummary(w io.Writer, in *input, met spac.Metrics) {
 	fmt.Fprintf(w, "unique vertices  %d in the largest part, %.1f on average (shared-memory demand)\n", met.MaxUnique, met.MeanUnique)
 	fmt.Fprintf(w, "cut vertices     %d, average degree %.2f\n", met.CutVertices, met.AvgCutDegree)
 	fmt.Fprintf(w, "degrees          min %d, median %d, mean %.2f, p99 %d, max %d\n", met.Degree.Min, met.Degree.Median, met.Degree.Mean, met.Degree.P99, met.Degree.Max)
-	fmt.Fprintf(w, "partition time   %s (reading %s)\n", met.Time.Round(time.Millisecond), in.readTime.Round(time.Millisecond))
+	fmt.Fprintf(w, "partition time   %.3f s (reading and building the graph %.3f s)\n", met.Time.Seconds(), in.readTime.Seconds())
 }
 

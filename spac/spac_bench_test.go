@@ -1,0 +1,83 @@
+package spac
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/transform"
+)
+
+// presetGraph builds the as-stored spmv locality graph of a preset, once
+// per preset and scale for all benchmarks of a run.
+var presetGraphs sync.Map
+
+type benchInput struct {
+	g   *matrices.Graph
+	inc *matrices.Incidence
+}
+
+func presetGraph(b *testing.B, name string, scale float64) benchInput {
+	key := fmt.Sprint(name, scale)
+	if v, ok := presetGraphs.Load(key); ok {
+		return v.(benchInput)
+	}
+	m, err := matrices.Preset(name, scale, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := matrices.LocalityGraph(m, matrices.ModelSpMV)
+	if err != nil {
+		b.Fatal(err)
+	}
+	inc, err := matrices.BuildIncidence(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := benchInput{g, inc}
+	presetGraphs.Store(key, in)
+	return in
+}
+
+// benchmarkSPAC partitions a preset at block size 1024 and reports the
+// copies, so that speed and quality of the variants are read side by side.
+func benchmarkSPAC(b *testing.B, preset string, scale float64, f transform.Formulation, order transform.Order, coarsen int) {
+	in := presetGraph(b, preset, scale)
+	k, capacity, err := Resolve(in.g.NumEdges(), 0, 1024)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := Options{K: k, Cap: capacity, Seed: 1, Formulation: f, Order: order, Coarsen: coarsen}
+	b.ResetTimer()
+	var p Partition
+	for i := 0; i < b.N; i++ {
+		p, err = SPAC{}.Partition(context.Background(), in.g, in.inc, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	met := Evaluate(in.g, in.inc, p)
+	b.ReportMetric(float64(met.Copies), "copies")
+	b.ReportMetric(float64(in.g.NumEdges()), "edges")
+}
+
+// BenchmarkSPACCant: a cant-sized FEM input (2.0M stored entries). The
+// paper partitions cant in 1.7 s on one core.
+func BenchmarkSPACCant(b *testing.B) {
+	for _, f := range []transform.Formulation{transform.Contracted, transform.Split} {
+		for _, o := range []transform.Order{transform.ByIndex, transform.Cycle, transform.ByNeighbour} {
+			for _, c := range []int{0, 1, 2, 3} {
+				b.Run(fmt.Sprintf("%v/%v/coarsen=%d", f, o, c), func(b *testing.B) { benchmarkSPAC(b, "cant", 1, f, o, c) })
+			}
+		}
+	}
+}
+
+// BenchmarkSPACIn2004: an in-2004-sized power-law input (17M entries);
+// the paper's single-core figure is 17.9 s.
+func BenchmarkSPACIn2004(b *testing.B) {
+	benchmarkSPAC(b, "in-2004", 1, transform.Contracted, transform.ByIndex, 2)
+}

@@ -21,6 +21,7 @@ type partFlags struct {
 	order            string
 	dominant         int32
 	imbalance        float64
+	coarsen          int
 }
 
 func (f *partFlags) register(c *cobra.Command) {
@@ -29,8 +30,9 @@ func (f *partFlags) register(c *cobra.Command) {
 	fl.IntVarP(&f.blockSize, "block-size", "b", 0, "thread-block size B: ceil(m/B) parts of at most B edges each (default 1024 when --parts is not given)")
 	fl.Int64Var(&f.seed, "seed", 1, "random seed; every method is deterministic for a given seed")
 	fl.StringVar(&f.formulation, "formulation", "contracted", "SPAC: graph METIS sees: contracted (one vertex per edge) or split (the paper's 2m clones); same optimum")
-	fl.StringVar(&f.order, "order", "index", "SPAC: order of each vertex's clones along its path: index (the paper's), cycle (path closed into a cycle) or neighbour (by the other endpoint)")
+	fl.StringVar(&f.order, "order", "cycle", "SPAC: order of each vertex's clones: cycle (by edge index, closed into a cycle; measured best), index (the paper's path) or neighbour (by the other endpoint)")
 	fl.Int32Var(&f.dominant, "dominant-weight", spac.DefaultDominantWeight, "SPAC, split formulation: weight of dominant edges")
+	fl.IntVar(&f.coarsen, "coarsen", spac.DefaultCoarsen, "SPAC: levels of heavy-edge matching done in Go before METIS; each roughly halves METIS's graph (faster, slightly more copies)")
 	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%) before the cap pass makes every part fit")
 }
 
@@ -55,11 +57,14 @@ func (f *partFlags) options(m int) (spac.Options, error) {
 	if f.dominant < 1 {
 		return spac.Options{}, usagef("--dominant-weight %d: want at least 1", f.dominant)
 	}
+	if f.coarsen < 0 || f.coarsen > 8 {
+		return spac.Options{}, usagef("--coarsen %d: want 0 to 8 levels", f.coarsen)
+	}
 	if f.imbalance <= 0 || f.imbalance > 1 {
 		return spac.Options{}, usagef("--imbalance %g: want a fraction in (0, 1], e.g. 0.03", f.imbalance)
 	}
 	return spac.Options{K: k, Cap: capacity, Seed: f.seed, DominantWeight: f.dominant,
-		Formulation: form, Order: order, Imbalance: f.imbalance}, nil
+		Formulation: form, Order: order, Imbalance: f.imbalance, Coarsen: f.coarsen}, nil
 }
 
 // run partitions in with one method and evaluates the result.
@@ -162,7 +167,6 @@ func printSummary(w io.Writer, in *input, met spac.Metrics) {
 	fmt.Fprintf(w, "largest part     %d edges (%.4f of ideal)\n", met.MaxLoad, met.MaxLoadRatio)
 	fmt.Fprintf(w, "unique vertices  %d in the largest part, %.1f on average (shared-memory demand)\n", met.MaxUnique, met.MeanUnique)
 	fmt.Fprintf(w, "cut vertices     %d, average degree %.2f\n", met.CutVertices, met.AvgCutDegree)
-	fmt.Fprintf(w, "degrees          min %d, median %d, mean %.2f, p99 %d, max %d\n", met.Degree.Min, met.Degree.Median, met.Degree.Mean, met.Degree.P99, met.Degree.Max)
+	fmt.Fprintf(w, "degrees          min %d, median %g, mean %.2f, p99 %d, max %d\n", met.Degree.Min, met.Degree.Median, met.Degree.Mean, met.Degree.P99, met.Degree.Max)
 	fmt.Fprintf(w, "partition time   %.3f s (reading and building the graph %.3f s)\n", met.Time.Seconds(), in.readTime.Seconds())
 }
-

@@ -1,0 +1,493 @@
+package matrices
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+)
+
+// HeaderMode says whether an edge list starts with a header line "n m"
+// (vertex and edge counts) rather than an edge.
+type HeaderMode uint8
+
+const (
+	// HeaderAuto takes a first line of exactly two integers "a b" as a
+	// header when the rest of the file agrees: its edge lines carry
+	// weights (so a two-column line cannot be an edge), or there are b (or
+	// 2b, both directions listed) of them and every id fits in a vertices.
+	// A file of a single two-column line is read as one edge.
+	HeaderAuto HeaderMode = iota
+	HeaderYes             // the first data line is "n m"
+	HeaderNo              // every data line is an edge
+)
+
+func (h HeaderMode) String() string {
+	switch h {
+	case HeaderAuto:
+		return "auto"
+	case HeaderYes:
+		return "yes"
+	case HeaderNo:
+		return "no"
+	}
+	return fmt.Sprintf("HeaderMode(%d)", uint8(h))
+}
+
+// ParseHeaderMode reads a header mode as the command line spells it.
+func ParseHeaderMode(s string) (HeaderMode, error) {
+	switch s {
+	case "", "auto":
+		return HeaderAuto, nil
+	case "yes", "true":
+		return HeaderYes, nil
+	case "no", "false":
+		return HeaderNo, nil
+	}
+	return 0, fmt.Errorf("unknown edge list header mode %q (want auto, yes or no)", s)
+}
+
+// IDBase says whether vertex ids in an edge list start at 0 or at 1.
+type IDBase uint8
+
+const (
+	// BaseAuto takes the ids as 0-based when the smallest id is 0 and as
+	// 1-based otherwise.
+	BaseAuto  IDBase = iota
+	ZeroBased        // ids are 0 .. n-1
+	OneBased         // ids are 1 .. n; an id 0 is an error
+)
+
+func (b IDBase) String() string {
+	switch b {
+	case BaseAuto:
+		return "auto"
+	case ZeroBased:
+		return "0"
+	case OneBased:
+		return "1"
+	}
+	return fmt.Sprintf("IDBase(%d)", uint8(b))
+}
+
+// ParseIDBase reads an id base as the command line spells it: auto, 0 or 1.
+func ParseIDBase(s string) (IDBase, error) {
+	switch s {
+	case "", "auto":
+		return BaseAuto, nil
+	case "0":
+		return ZeroBased, nil
+	case "1":
+		return OneBased, nil
+	}
+	return 0, fmt.Errorf("unknown edge list id base %q (want auto, 0 or 1)", s)
+}
+
+// EdgeListOptions says how to read an edge list. The zero value reads an
+// undirected graph and detects the header and the id base.
+type EdgeListOptions struct {
+	// Directed keeps every edge as given (row = source, column = target).
+	// The default, undirected, fits most SNAP graphs (collaboration,
+	// social, road networks); wiki-Vote and web graphs are directed.
+	Directed bool
+	Header   HeaderMode
+	Base     IDBase
+}
+
+// ReadEdgeList reads a graph given as one edge per line, "source target" or
+// "source target weight", SNAP style: ids are non-negative integers
+// separated by spaces, tabs or commas; lines starting with # or % are
+// comments; blank lines and CRLF line ends are fine. See HeaderMode and
+// IDBase for the optional "n m" first line and the id base.
+//
+// The result is the n x n adjacency matrix, n being the header's n or else
+// the largest id + 1 (after the base shift; ids that never occur become
+// isolated vertices). A weight becomes Val (Field Real); without weights the
+// matrix is a pattern. An undirected graph becomes a Symmetric matrix
+// storing each edge once, in the lower triangle (row >= column); a directed
+// one a General matrix. In both cases a repeated pair is kept once (the
+// first occurrence, with its weight), so an undirected file listing both
+// (u,v) and (v,u) gives one entry. Self-loops are kept, on the diagonal.
+// Entries keep the order of the file.
+func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*COO, error) {
+	size := sizeHint(r)
+	return readEdgeList(newLineReader(r, name, size), size, opt)
+}
+
+// edgeFields splits an edge line at white space and commas into at most 4
+// tokens (4 means "too many").
+func edgeFields(line []byte, out *[4][]byte) int {
+	n := 0
+	i := 0
+	for n < 4 {
+		for i < len(line) && (isSpace(line[i]) || line[i] == ',') {
+			i++
+		}
+		if i == len(line) {
+			break
+		}
+		j := i
+		for j < len(line) && !isSpace(line[j]) && line[j] != ',' {
+			j++
+		}
+		out[n] = line[i:j]
+		n++
+		i = j
+	}
+	return n
+}
+
+// idStats tracks the extreme ids and where they occur, for the base choice
+// and for error messages that name a line.
+type idStats struct {
+	min, max         int64
+	minLine, maxLine int
+}
+
+func (s *idStats) add(id int64, line int) {
+	if s.minLine == 0 || id < s.min {
+		s.min, s.minLine = id, line
+	}
+	if s.maxLine == 0 || id > s.max {
+		s.max, s.maxLine = id, line
+	}
+}
+
+func (s *idStats) merge(o idStats) {
+	if o.minLine != 0 {
+		s.add(o.min, o.minLine)
+	}
+	if o.maxLine != 0 {
+		s.add(o.max, o.maxLine)
+	}
+}
+
+func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions) (*COO, error) {
+	n0 := 1024
+	if size > 0 {
+		n0 = int(min(size/8+1, 1<<26))
+	}
+	u := make([]int32, 0, n0)
+	v := make([]int32, 0, n0)
+	var w []float64
+	var (
+		firstLine int      // line of the first data line; 0 before it
+		firstCols int      // its column count
+		first     [2]int64 // its ids, which may be a header "n m" instead
+		pending   bool     // whether it may still be a header
+		cols      int      // column count every later line must have
+		colsLine  int      // the line that set cols
+		ids       idStats  // over the lines after the first
+		firstIDs  idStats
+	)
+	var f [4][]byte
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		if isBlankOrComment(line, "#%") {
+			continue
+		}
+		nf := edgeFields(line, &f)
+		if nf < 2 || nf > 3 {
+			what := "one column"
+			if nf > 3 {
+				what = "more than 3 columns"
+			}
+			return nil, lr.errorf("expected an edge \"source target\" or \"source target weight\", got %s: %s", what, quote(line))
+		}
+		var id [2]int64
+		for k := range 2 {
+			x, ok := parseUint(f[k])
+			if !ok {
+				return nil, lr.errorf("expected a vertex id (a non-negative integer), got %s", quote(f[k]))
+			}
+			id[k] = x
+		}
+		if firstLine == 0 {
+			firstLine, firstCols, first = lr.line, nf, id
+			pending = nf == 2 && opt.Header != HeaderNo
+			if !pending {
+				if opt.Header == HeaderYes {
+					return nil, lr.errorf("expected a header line \"n m\", got %d columns", nf)
+				}
+				cols, colsLine = nf, lr.line
+			}
+			if pending && (id[0] > math.MaxInt32 || id[1] > math.MaxInt32) {
+				id = [2]int64{} // a placeholder: it cannot be an edge
+			} else {
+				for k := range 2 {
+					if id[k] > math.MaxInt32 {
+						return nil, lr.errorf("expected a vertex id up to %d, got %s", math.MaxInt32, quote(f[k]))
+					}
+					firstIDs.add(id[k], lr.line)
+				}
+			}
+			u = append(u, int32(id[0]))
+			v = append(v, int32(id[1]))
+			if nf == 3 {
+				x, err := edgeWeight(lr, f[2])
+				if err != nil {
+					return nil, err
+				}
+				w = append(w, x)
+			}
+			continue
+		}
+		if cols == 0 {
+			cols, colsLine = nf, lr.line
+			if nf == 3 && w == nil {
+				// The pending first line has no weight: it is a header
+				// (or, with HeaderNo, would have set cols already).
+				w = make([]float64, 1, cap(u))
+			}
+		}
+		if nf != cols {
+			return nil, lr.errorf("expected %d columns like line %d, got %d", cols, colsLine, nf)
+		}
+		for k := range 2 {
+			if id[k] > math.MaxInt32 {
+				return nil, lr.errorf("expected a vertex id up to %d, got %s", math.MaxInt32, quote(f[k]))
+			}
+			ids.add(id[k], lr.line)
+		}
+		u = append(u, int32(id[0]))
+		v = append(v, int32(id[1]))
+		if nf == 3 {
+			x, err := edgeWeight(lr, f[2])
+			if err != nil {
+				return nil, err
+			}
+			w = append(w, x)
+		}
+	}
+	if err := lr.failure(); err != nil {
+		return nil, err
+	}
+	if firstLine == 0 {
+		return nil, lr.eofError("expected at least one edge \"source target [weight]\", got none")
+	}
+
+	rest := int64(len(u) - 1)
+	header := false
+	if pending {
+		switch opt.Header {
+		case HeaderYes:
+			header = true
+		case HeaderAuto:
+			header = looksLikeHeader(first, rest, cols, ids, opt.Base)
+		}
+	}
+	n := int64(-1)
+	if header {
+		if first[0] > math.MaxInt32 {
+			return nil, lr.errorAt(firstLine, "expected the vertex count of the header \"n m\" to be at most %d, got %d", math.MaxInt32, first[0])
+		}
+		n = first[0]
+		u, v = u[1:], v[1:]
+		if w != nil {
+			w = w[1:]
+		}
+	} else {
+		if pending {
+			// The first line is an edge after all.
+			if first[0] > math.MaxInt32 || first[1] > math.MaxInt32 {
+				return nil, lr.errorAt(firstLine, "expected a vertex id up to %d, got \"%d\"", math.MaxInt32, max(first[0], first[1]))
+			}
+			if cols != 0 && cols != firstCols {
+				return nil, lr.errorAt(colsLine, "expected %d columns like line %d, got %d", firstCols, firstLine, cols)
+			}
+		}
+		ids.merge(firstIDs)
+	}
+
+	base := int64(0)
+	switch opt.Base {
+	case OneBased:
+		base = 1
+		if ids.maxLine != 0 && ids.min < 1 {
+			return nil, lr.errorAt(ids.minLine, "expected vertex ids from 1 (the edge list is 1-based), got %d", ids.min)
+		}
+	case BaseAuto:
+		if ids.maxLine != 0 && ids.min > 0 {
+			base = 1
+		}
+	}
+	if n < 0 {
+		n = ids.max + 1 - base
+		if n > math.MaxInt32 {
+			return nil, lr.errorAt(ids.maxLine, "expected vertex ids below %d, got %d", math.MaxInt32+base, ids.max)
+		}
+	} else if ids.maxLine != 0 && ids.max-base >= n {
+		return nil, lr.errorAt(ids.maxLine, "expected %d-based vertex ids below %d (n = %d from the header on line %d), got %d", base, n+base, n, firstLine, ids.max)
+	}
+
+	m := &COO{Name: lr.name, NRows: int(n), NCols: int(n), Row: u, Col: v, Val: w, Field: Pattern}
+	if w != nil {
+		m.Field = Real
+	}
+	b := int32(base)
+	for e := range u {
+		r, c := u[e]-b, v[e]-b
+		if !opt.Directed && r < c {
+			r, c = c, r
+		}
+		u[e], v[e] = r, c
+	}
+	if !opt.Directed {
+		m.Symmetry = Symmetric
+	}
+	if err := dedupe(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func edgeWeight(lr *lineReader, tok []byte) (float64, error) {
+	x, ok := parseFloat(tok)
+	if !ok {
+		return 0, lr.errorf("expected a weight (a real number) in the third column, got %s", quote(tok))
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, lr.errorf("expected a finite weight, got %s", quote(tok))
+	}
+	return x, nil
+}
+
+// looksLikeHeader decides whether a first line "a b" is a header: see
+// HeaderAuto. rest is the number of edge lines after it, cols their column
+// count and ids their id range.
+func looksLikeHeader(first [2]int64, rest int64, cols int, ids idStats, base IDBase) bool {
+	a, b := first[0], first[1]
+	switch {
+	case rest == 0:
+		return false
+	case cols == 3:
+		return true
+	case rest != b && rest != 2*b:
+		return false
+	}
+	zero := base == ZeroBased || (base == BaseAuto && ids.min == 0)
+	if zero {
+		return ids.max < a
+	}
+	return ids.max <= a
+}
+
+// dedupe removes repeated (row, column) pairs from m in place, keeping the
+// first occurrence of each and the order of the rest.
+func dedupe(m *COO) error {
+	nnz := len(m.Row)
+	if nnz > math.MaxInt32 {
+		return fmt.Errorf("%s: %d entries exceed the int32 range", m.Name, nnz)
+	}
+	var dup []uint64
+	if m.NRows <= 2*nnz+1<<20 {
+		dup = dupByRows(m)
+	} else {
+		// Ids far beyond the number of edges: per-row arrays would dwarf
+		// the input (a one-line file "0 2000000000" must not take 16 GB).
+		dup = dupBySort(m)
+	}
+	if dup == nil {
+		return nil
+	}
+	k := 0
+	for e := range nnz {
+		if dup[e/64]&(1<<(e%64)) != 0 {
+			continue
+		}
+		m.Row[k], m.Col[k] = m.Row[e], m.Col[e]
+		if m.Val != nil {
+			m.Val[k] = m.Val[e]
+		}
+		if m.Imag != nil {
+			m.Imag[k] = m.Imag[e]
+		}
+		k++
+	}
+	m.Row, m.Col = m.Row[:k], m.Col[:k]
+	if m.Val != nil {
+		m.Val = m.Val[:k]
+	}
+	if m.Imag != nil {
+		m.Imag = m.Imag[:k]
+	}
+	return nil
+}
+
+// dupByRows returns a bit set of the entries that repeat an earlier one,
+// or nil if none does. It buckets the entries by row (a counting sort,
+// stable) and marks the columns seen in each row: linear time, no sort, no
+// hash map, but arrays of NRows and NCols.
+func dupByRows(m *COO) []uint64 {
+	nnz := len(m.Row)
+	start := make([]int32, m.NRows+1)
+	for _, r := range m.Row {
+		start[r+1]++
+	}
+	for r := range m.NRows {
+		start[r+1] += start[r]
+	}
+	order := make([]int32, nnz)
+	for e, r := range m.Row {
+		order[start[r]] = int32(e)
+		start[r]++
+	}
+	// start[r] is now the end of bucket r, and the start of bucket r+1.
+	mark := make([]int32, m.NCols)
+	for c := range mark {
+		mark[c] = -1
+	}
+	dup := make([]uint64, (nnz+63)/64)
+	found := false
+	lo := int32(0)
+	for r := range m.NRows {
+		hi := start[r]
+		for _, e := range order[lo:hi] {
+			c := m.Col[e]
+			if mark[c] == int32(r) {
+				dup[e/64] |= 1 << (e % 64)
+				found = true
+			} else {
+				mark[c] = int32(r)
+			}
+		}
+		lo = hi
+	}
+	if !found {
+		return nil
+	}
+	return dup
+}
+
+// dupBySort does what dupByRows does in O(nnz) memory, sorting the entries
+// by (row, column, position).
+func dupBySort(m *COO) []uint64 {
+	nnz := len(m.Row)
+	order := make([]int32, nnz)
+	for e := range order {
+		order[e] = int32(e)
+	}
+	key := func(e int32) uint64 { return uint64(m.Row[e])<<32 | uint64(m.Col[e]) }
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(key(a), key(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	dup := make([]uint64, (nnz+63)/64)
+	found := false
+	for i := 1; i < nnz; i++ {
+		if e := order[i]; key(e) == key(order[i-1]) {
+			dup[e/64] |= 1 << (e % 64)
+			found = true
+		}
+	}
+	if !found {
+		return nil
+	}
+	return dup
+}

@@ -3,6 +3,7 @@ package spac
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/metis"
@@ -15,6 +16,9 @@ const DefaultDominantWeight = 1000
 // DefaultImbalance is the imbalance METIS may leave before the cap pass
 // takes over; see the closing notes of the partitioner benchmarks.
 const DefaultImbalance = 0.03
+
+// DefaultCoarsen is the number of matching levels done in Go before METIS.
+const DefaultCoarsen = 1
 
 // SPAC is the split-and-connect partitioner: transform, METIS, Omega, and
 // the cap pass.
@@ -56,6 +60,7 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 	case transform.Contracted:
 		tg, err = transform.Contract(g, inc, opts.Order)
 	case transform.Split:
+		dominant = fitDominant(m, dominant, progress)
 		tg, err = transform.SplitConnect(g, inc, opts.Order, dominant)
 	default:
 		err = fmt.Errorf("unknown formulation %v", opts.Formulation)
@@ -102,6 +107,22 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 		return Partition{}, fmt.Errorf("spac: %w", err)
 	}
 	return p, nil
+}
+
+// fitDominant lowers the dominant weight where the split graph's total edge
+// weight (every edge counted from both ends, as METIS sums it) would
+// overflow METIS's 32-bit weights: 2m dominant ends plus at most 4m
+// auxiliary ends of weight 1. Any weight above 2 already outweighs what
+// cutting a dominant edge could save (two auxiliary edges), so the lowered
+// weight still keeps dominant edges uncut in practice.
+func fitDominant(m int, dominant int32, progress func(string)) int32 {
+	limit := (math.MaxInt32 - 4*int64(m)) / (2 * int64(m))
+	if int64(dominant) <= limit {
+		return dominant
+	}
+	fitted := int32(max(limit, 3))
+	progress(fmt.Sprintf("dominant weight %d lowered to %d to fit METIS's 32-bit weight sums", dominant, fitted))
+	return fitted
 }
 
 // metisOptions translates the method options into METIS's.

@@ -3,6 +3,7 @@ package spac
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -28,7 +29,11 @@ func presetGraph(b *testing.B, name string, scale float64) benchInput {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := matrices.LocalityGraph(m, matrices.ModelSpMV)
+	model := matrices.ModelSpMV
+	if strings.HasPrefix(name, "ba-") {
+		model = matrices.ModelGraph
+	}
+	g, err := matrices.LocalityGraph(m, model)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -79,5 +84,17 @@ func BenchmarkSPACCant(b *testing.B) {
 // BenchmarkSPACIn2004: an in-2004-sized power-law input (17M entries);
 // the paper's single-core figure is 17.9 s.
 func BenchmarkSPACIn2004(b *testing.B) {
-	benchmarkSPAC(b, "in-2004", 1, transform.Contracted, transform.ByIndex, 2)
+	for _, scale := range []float64{0.1, 1} {
+		b.Run(fmt.Sprintf("scale=%g", scale), func(b *testing.B) {
+			benchmarkSPAC(b, "in-2004", scale, transform.Contracted, transform.Cycle, DefaultCoarsen)
+		})
+	}
+}
+
+// BenchmarkSPACBarabasiAlbert: the largest graph of the paper's Fig. 7
+// (50k vertices, average degree 64, graph model as stored: 1.6M edges).
+func BenchmarkSPACBarabasiAlbert(b *testing.B) {
+	for _, c := range []int{1, 2, 3, 4} {
+		b.Run(fmt.Sprintf("coarsen=%d", c), func(b *testing.B) { benchmarkSPAC(b, "ba-50k-d64", 1, transform.Contracted, transform.Cycle, c) })
+	}
 }

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The paper's Fig. 7 rerun: Barabasi-Albert graphs with 50k vertices and
+# average degree 8, 16, 32, 64 (graph model, each undirected edge once),
+# block size 1024: copies of SPAC, WVP greedy and PowerGraph greedy, and
+# their ratios to SPAC. Prints a markdown table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+go build -o bin/spac ./cmd/spac
+dir=${BENCH_DIR:-/tmp/spac-bench}
+mkdir -p "$dir"
+echo "| avg degree | edges | parts | spac | wvp-greedy | greedy | wvp-greedy/spac | greedy/spac | greedy/wvp-greedy |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for m in 4 8 16 32; do
+  f="$dir/ba-50k-m$m.mtx"
+  [ -f "$f" ] || bin/spac gen "ba:n=50000,m=$m" --seed 1 -o "$f" 2>/dev/null
+  bin/spac compare "$f" --model graph --as-stored --block-size 1024 --methods spac,wvp-greedy,greedy --format csv --quiet |
+    awk -F, -v d=$((2 * m)) 'NR > 1 { c[$2] = $7; e = $5; k = $3 }
+      END { printf "| %d | %d | %d | %d | %d | %d | %.3f | %.3f | %.3f |\n", d, e, k, c["spac"], c["wvp-greedy"], c["greedy"],
+            c["wvp-greedy"] / c["spac"], c["greedy"] / c["spac"], c["greedy"] / c["wvp-greedy"] }'
+done

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPAC's free choices measured side by side: formulation (contracted or
+# split), clone order (index, cycle, neighbour), Go pre-coarsening levels and
+# METIS imbalance. Prints one markdown row per input and variant: copies and
+# partition time at block size 1024. The defaults in spac/spac.go and
+# cmd/spac come from this table.
+# Usage: scripts/variants.sh [FILE...]  (default: ../shared/matrices and two
+# generated inputs: cant at scale 0.25 and ba:n=50000,m=8)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+go build -o bin/spac ./cmd/spac
+dir=${BENCH_DIR:-/tmp/spac-bench}
+mkdir -p "$dir"
+if [ $# -eq 0 ]; then
+  [ -f "$dir/cant-0.25.mtx" ] || bin/spac gen cant --scale 0.25 -o "$dir/cant-0.25.mtx"
+  [ -f "$dir/ba-50k-d16.mtx" ] || bin/spac gen ba:n=50000,m=8 -o "$dir/ba-50k-d16.mtx"
+  set -- ../shared/matrices/*.gz "$dir/cant-0.25.mtx" "$dir/ba-50k-d16.mtx"
+fi
+variants=(
+  "--formulation contracted --order index --coarsen 0"
+  "--formulation split --order index --coarsen 0"
+  "--formulation contracted --order cycle --coarsen 0"
+  "--formulation contracted --order neighbour --coarsen 0"
+  "--formulation contracted --order index --coarsen 1"
+  "--formulation contracted --order index --coarsen 2"
+  "--formulation contracted --order index --coarsen 1 --imbalance 0.01"
+  "--formulation contracted --order index --coarsen 1 --imbalance 0.1"
+)
+echo "| input | variant | copies | seconds |"
+echo "|---|---|---|---|"
+for f in "$@"; do
+  for v in "${variants[@]}"; do
+    # shellcheck disable=SC2086
+    out=$(bin/spac partition "$f" --block-size 1024 --quiet $v)
+    copies=$(awk '/^vertex copies/ {print $3}' <<<"$out")
+    secs=$(awk '/^partition time/ {print $3}' <<<"$out")
+    echo "| $(basename "$f") | $v | $copies | $secs |"
+  done
+done

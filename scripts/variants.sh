@@ -4,8 +4,10 @@
 # METIS imbalance. Prints one markdown row per input and variant: copies and
 # partition time at block size 1024. The defaults in spac/spac.go and
 # cmd/spac come from this table.
-# Usage: scripts/variants.sh [FILE...]  (default: ../shared/matrices and two
-# generated inputs: cant at scale 0.25 and ba:n=50000,m=8)
+# Usage: scripts/variants.sh [FILE...]  (default: ../shared/matrices and
+# three generated inputs: cant (2.0M edges as stored), in-2004 at scale 0.1
+# (1.65M edges) and ba:n=50000,m=8). Coarsening applies from 1M edges, so
+# only the generated inputs tell its rows apart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -13,26 +15,28 @@ go build -o bin/spac ./cmd/spac
 dir=${BENCH_DIR:-/tmp/spac-bench}
 mkdir -p "$dir"
 if [ $# -eq 0 ]; then
-  [ -f "$dir/cant-0.25.mtx" ] || bin/spac gen cant --scale 0.25 -o "$dir/cant-0.25.mtx"
+  [ -f "$dir/cant.mtx" ] || bin/spac gen cant -o "$dir/cant.mtx"
+  [ -f "$dir/in-2004-0.1.mtx" ] || bin/spac gen in-2004 --scale 0.1 -o "$dir/in-2004-0.1.mtx"
   [ -f "$dir/ba-50k-d16.mtx" ] || bin/spac gen ba:n=50000,m=8 -o "$dir/ba-50k-d16.mtx"
-  set -- ../shared/matrices/*.gz "$dir/cant-0.25.mtx" "$dir/ba-50k-d16.mtx"
+  set -- ../shared/matrices/*.gz "$dir/cant.mtx" "$dir/in-2004-0.1.mtx" "$dir/ba-50k-d16.mtx"
 fi
 variants=(
-  "--formulation contracted --order index --coarsen 0"
   "--formulation split --order index --coarsen 0"
-  "--formulation contracted --order cycle --coarsen 0"
+  "--formulation contracted --order index --coarsen 0"
   "--formulation contracted --order neighbour --coarsen 0"
-  "--formulation contracted --order index --coarsen 1"
-  "--formulation contracted --order index --coarsen 2"
-  "--formulation contracted --order index --coarsen 1 --imbalance 0.01"
-  "--formulation contracted --order index --coarsen 1 --imbalance 0.1"
+  "--formulation contracted --order cycle --coarsen 0"
+  "--formulation contracted --order cycle --coarsen 1"
+  "--formulation contracted --order cycle --coarsen 2"
+  "--formulation contracted --order cycle --coarsen 1 --imbalance 0.01"
 )
 echo "| input | variant | copies | seconds |"
 echo "|---|---|---|---|"
 for f in "$@"; do
   for v in "${variants[@]}"; do
     # shellcheck disable=SC2086
-    out=$(bin/spac partition "$f" --block-size 1024 --quiet $v)
+    model=""
+    case "$f" in *ba-*) model="--model graph --as-stored" ;; *cant*) model="--as-stored" ;; esac
+    out=$(bin/spac partition "$f" --block-size 1024 --quiet $model $v)
     copies=$(awk '/^vertex copies/ {print $3}' <<<"$out")
     secs=$(awk '/^partition time/ {print $3}' <<<"$out")
     echo "| $(basename "$f") | $v | $copies | $secs |"

@@ -175,7 +175,7 @@ func wvpVertexPartition(ctx context.Context, g *matrices.Graph, inc *matrices.In
 		cpart = spreadByWeight(mg.Vwgt, k)
 	} else {
 		var err error
-		cpart, err = runWVPMETIS(ctx, mg, k, metis.Options{Seed: int32(opts.Seed)})
+		cpart, err = runMETIS(ctx, mg, k, metis.Options{Seed: int32(opts.Seed)})
 		if err != nil {
 			return nil, err
 		}
@@ -200,24 +200,4 @@ func spreadByWeight(w []int32, k int) []int32 {
 		h.update(q)
 	}
 	return part
-}
-
-// runWVPMETIS runs METIS in a goroutine so that a cancelled context returns
-// at once; the abandoned METIS call runs to its end in the background.
-func runWVPMETIS(ctx context.Context, g *metis.Graph, k int, opts metis.Options) ([]int32, error) {
-	type result struct {
-		part []int32
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		part, _, err := metis.PartGraph(g, k, opts)
-		done <- result{part, err}
-	}()
-	select {
-	case r := <-done:
-		return r.part, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 }

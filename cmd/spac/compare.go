@@ -46,6 +46,9 @@ The last column gives each method's copies relative to SPAC's.`,
 			if format != "table" && format != "csv" && format != "json" {
 				return usagef("--format %q: want table, csv or json", format)
 			}
+			if err := pf.validate(); err != nil {
+				return err
+			}
 			data, err := in.load(args[0])
 			if err != nil {
 				return err

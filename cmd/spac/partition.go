@@ -36,6 +36,13 @@ func (f *partFlags) register(c *cobra.Command) {
 	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%) before the cap pass makes every part fit")
 }
 
+// validate checks the flags that need no input, so that a usage error
+// comes before a long read.
+func (f *partFlags) validate() error {
+	_, err := f.options(1 << 30)
+	return err
+}
+
 // options resolves the part count and cap for m edges.
 func (f *partFlags) options(m int) (spac.Options, error) {
 	bs := f.blockSize
@@ -113,6 +120,9 @@ symmetric entries follow the stored entry they mirror).`,
 			m, err := spac.Lookup(method)
 			if err != nil {
 				return usageError{err}
+			}
+			if err := pf.validate(); err != nil {
+				return err
 			}
 			data, err := in.load(args[0])
 			if err != nil {

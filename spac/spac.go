@@ -26,6 +26,10 @@ const DefaultCoarsen = 1
 // METIS is fast anyway and the matching's small loss of quality buys nothing.
 const coarsenMinEdges = 1 << 20
 
+// refinePasses bounds the greedy refinement sweeps at each level projected
+// back from METIS; the moves die out after a few.
+const refinePasses = 4
+
 // SPAC is the split-and-connect partitioner: transform, METIS, Omega, and
 // the cap pass.
 type SPAC struct{}
@@ -76,6 +80,7 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 	}
 
 	// Coarsen in Go before METIS: each level halves what METIS must see.
+	base := tg
 	var levels []*transform.Level
 	var weight []int32
 	for l := 0; m >= coarsenMinEdges && l < opts.Coarsen; l++ {
@@ -93,12 +98,18 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 	if err != nil {
 		return Partition{}, fmt.Errorf("spac: %w", err)
 	}
+	// Project back level by level, refining each as METIS would have.
 	for l := len(levels) - 1; l >= 0; l-- {
-		fine := make([]int32, len(levels[l].Map))
-		for v, c := range levels[l].Map {
-			fine[v] = vertexPart[c]
+		fine, fineWeight := base, []int32(nil)
+		if l > 0 {
+			fine, fineWeight = levels[l-1].Graph, levels[l-1].Weight
 		}
-		vertexPart = fine
+		projected := make([]int32, len(levels[l].Map))
+		for v, c := range levels[l].Map {
+			projected[v] = vertexPart[c]
+		}
+		vertexPart = projected
+		transform.Refine(fine, fineWeight, vertexPart, opts.K, int64(opts.Cap), refinePasses)
 	}
 
 	progress("omega")

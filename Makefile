@@ -14,11 +14,12 @@ build: setup
 	$(GO) build -o $(BIN) ./cmd/spac
 
 # Generate a Barabasi-Albert graph like the paper's Fig. 7 (50k vertices,
-# average degree 16) and compare every method on it at block size 1024.
+# average degree 16, each undirected edge a task) and compare every method
+# on it at block size 1024.
 demo: build
 	@mkdir -p demo
 	@test -f $(DEMO) || $(BIN) gen ba:n=50000,m=8 --seed 1 -o $(DEMO)
-	$(BIN) compare $(DEMO) --block-size 1024
+	$(BIN) compare $(DEMO) --model graph --as-stored --block-size 1024
 
 test: setup
 	$(GO) vet ./...

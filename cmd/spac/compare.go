@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/spac-gpu/spac/schedule"
 	"github.com/spac-gpu/spac/spac"
 )
 
@@ -25,8 +25,11 @@ func newCompareCmd() *cobra.Command {
 		Long: `Run SPAC and the baselines on the same input, with the same parts and cap,
 and print one row per method, like the paper's Fig. 4: vertex copies,
 replication factor, largest part over ideal, the largest per-part count of
-unique vertices (shared-memory demand of a block), and partition time.
-The last column gives each method's copies relative to SPAC's.`,
+unique vertices (shared-memory demand of a block), partition time, and the
+predicted global-memory traffic of one fp64 SpMV: the 32-byte sectors the
+plain row-order kernel loads over those the method's shared-memory schedule
+loads (see 'spac schedule --help'; above 1 means the schedule saves).
+The last column gives each method's copies relative to the first method's.`,
 		Example: `  spac compare bcsstk13.mtx.gz --block-size 1024
   spac compare cant.mtx --as-stored --methods spac,greedy,wvp-greedy --format csv`,
 		Args: oneInput,
@@ -59,15 +62,19 @@ The last column gives each method's copies relative to SPAC's.`,
 			}
 			progress := progressTo(in.quiet)
 			fmt.Fprintf(progress, "%s\n%d parts of at most %d edges\n", describe(data), opts.K, opts.Cap)
-			var rows []spac.Metrics
+			var rows []comparisonRow
 			for _, m := range ms {
-				_, met, err := run(c.Context(), m, data, opts, progress)
+				p, met, err := run(c.Context(), m, data, opts, progress)
 				if err != nil {
 					return err
 				}
-				rows = append(rows, met)
+				t, err := schedule.PredictTraffic(data.used, p, opts.Cap)
+				if err != nil {
+					return fmt.Errorf("predicting the traffic of %s's schedule: %w", m.Name(), err)
+				}
+				rows = append(rows, newComparisonRow(data.matrix.Name, met, t))
 			}
-			return writeComparison(c.OutOrStdout(), format, data.matrix.Name, rows)
+			return writeComparison(c.OutOrStdout(), format, rows)
 		},
 	}
 	in.register(c)
@@ -79,29 +86,37 @@ The last column gives each method's copies relative to SPAC's.`,
 
 // comparisonRow is one method's line of a comparison, as CSV and JSON write it.
 type comparisonRow struct {
-	Input        string  `json:"input"`
-	Method       string  `json:"method"`
-	Parts        int     `json:"parts"`
-	Cap          int     `json:"cap"`
-	Edges        int     `json:"edges"`
-	Vertices     int     `json:"vertices"`
-	Copies       int64   `json:"copies"`
-	RF           float64 `json:"replication_factor"`
-	MaxLoadRatio float64 `json:"max_load_over_ideal"`
-	MaxUnique    int     `json:"max_unique_vertices"`
-	AvgCutDegree float64 `json:"avg_cut_degree"`
-	Seconds      float64 `json:"seconds"`
-	VsFirst      float64 `json:"copies_vs_first"`
+	Input           string  `json:"input"`
+	Method          string  `json:"method"`
+	Parts           int     `json:"parts"`
+	Cap             int     `json:"cap"`
+	Edges           int     `json:"edges"`
+	Vertices        int     `json:"vertices"`
+	Copies          int64   `json:"copies"`
+	RF              float64 `json:"replication_factor"`
+	MaxLoadRatio    float64 `json:"max_load_over_ideal"`
+	MaxUnique       int     `json:"max_unique_vertices"`
+	AvgCutDegree    float64 `json:"avg_cut_degree"`
+	Seconds         float64 `json:"seconds"`
+	DefaultSectors  int64   `json:"default_kernel_sectors"`
+	ScheduleSectors int64   `json:"schedule_sectors"`
+	SectorRatio     float64 `json:"sector_ratio"`
+	VsFirst         float64 `json:"copies_vs_first"`
 }
 
-func writeComparison(w io.Writer, format, input string, ms []spac.Metrics) error {
-	rows := make([]comparisonRow, len(ms))
-	for i, m := range ms {
-		rows[i] = comparisonRow{Input: input, Method: m.Method, Parts: m.K, Cap: m.Cap, Edges: m.Edges,
-			Vertices: m.Vertices, Copies: m.Copies, RF: m.RF, MaxLoadRatio: m.MaxLoadRatio,
-			MaxUnique: m.MaxUnique, AvgCutDegree: m.AvgCutDegree, Seconds: m.Time.Seconds()}
-		if ms[0].Copies > 0 {
-			rows[i].VsFirst = float64(m.Copies) / float64(ms[0].Copies)
+func newComparisonRow(input string, m spac.Metrics, t schedule.Traffic) comparisonRow {
+	_, def := t.Default.Total()
+	_, opt := t.Optimized.Total()
+	return comparisonRow{Input: input, Method: m.Method, Parts: m.K, Cap: m.Cap, Edges: m.Edges,
+		Vertices: m.Vertices, Copies: m.Copies, RF: m.RF, MaxLoadRatio: m.MaxLoadRatio,
+		MaxUnique: m.MaxUnique, AvgCutDegree: m.AvgCutDegree, Seconds: m.Time.Seconds(),
+		DefaultSectors: def, ScheduleSectors: opt, SectorRatio: t.SectorRatio()}
+}
+
+func writeComparison(w io.Writer, format string, rows []comparisonRow) error {
+	for i := range rows {
+		if rows[0].Copies > 0 {
+			rows[i].VsFirst = float64(rows[i].Copies) / float64(rows[0].Copies)
 		}
 	}
 	switch format {
@@ -111,24 +126,25 @@ func writeComparison(w io.Writer, format, input string, ms []spac.Metrics) error
 		return enc.Encode(rows)
 	case "csv":
 		cw := csv.NewWriter(w)
-		cw.Write([]string{"input", "method", "parts", "cap", "edges", "vertices", "copies", "replication_factor", "max_load_over_ideal", "max_unique_vertices", "avg_cut_degree", "seconds", "copies_vs_first"})
+		cw.Write([]string{"input", "method", "parts", "cap", "edges", "vertices", "copies", "replication_factor", "max_load_over_ideal", "max_unique_vertices", "avg_cut_degree", "seconds", "default_kernel_sectors", "schedule_sectors", "sector_ratio", "copies_vs_first"})
 		for _, r := range rows {
 			cw.Write([]string{r.Input, r.Method, strconv.Itoa(r.Parts), strconv.Itoa(r.Cap), strconv.Itoa(r.Edges),
 				strconv.Itoa(r.Vertices), strconv.FormatInt(r.Copies, 10), fmt.Sprintf("%.4f", r.RF),
 				fmt.Sprintf("%.4f", r.MaxLoadRatio), strconv.Itoa(r.MaxUnique), fmt.Sprintf("%.2f", r.AvgCutDegree),
-				fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.3f", r.VsFirst)})
+				fmt.Sprintf("%.3f", r.Seconds), strconv.FormatInt(r.DefaultSectors, 10), strconv.FormatInt(r.ScheduleSectors, 10),
+				fmt.Sprintf("%.3f", r.SectorRatio), fmt.Sprintf("%.3f", r.VsFirst)})
 		}
 		cw.Flush()
 		return cw.Error()
 	}
 	if len(rows) > 0 {
-		fmt.Fprintf(w, "%s: %d edges, %d vertices, %d parts of at most %d edges\n\n", input, rows[0].Edges, rows[0].Vertices, rows[0].Parts, rows[0].Cap)
+		fmt.Fprintf(w, "%s: %d edges, %d vertices, %d parts of at most %d edges\n\n", rows[0].Input, rows[0].Edges, rows[0].Vertices, rows[0].Parts, rows[0].Cap)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "method\tcopies\tRF\tmax load/ideal\tmax unique\tcut-vertex degree\ttime\tcopies vs %s\t\n", firstName(rows))
-	for i, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%d\t%.2f\t%s\t%.3f\t\n", r.Method, r.Copies, r.RF, r.MaxLoadRatio,
-			r.MaxUnique, r.AvgCutDegree, ms[i].Time.Round(time.Millisecond), r.VsFirst)
+	fmt.Fprintf(tw, "method\tcopies\tRF\tmax load/ideal\tmax unique\tcut-vertex degree\ttime\tsectors default/schedule\tcopies vs %s\t\n", firstName(rows))
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%d\t%.2f\t%.3fs\t%.3fx\t%.3f\t\n", r.Method, r.Copies, r.RF, r.MaxLoadRatio,
+			r.MaxUnique, r.AvgCutDegree, r.Seconds, r.SectorRatio, r.VsFirst)
 	}
 	return tw.Flush()
 }

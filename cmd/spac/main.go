@@ -50,6 +50,7 @@ Typical use:
 		return usageError{fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
 	})
 	root.AddCommand(newPartitionCmd(), newCompareCmd(), newStatsCmd(), newGenCmd())
+	root.AddCommand(scheduleCommands()...)
 	return root
 }
 

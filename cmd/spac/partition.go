@@ -76,8 +76,10 @@ func (f *partFlags) options(m int) (spac.Options, error) {
 
 // run partitions in with one method and evaluates the result.
 func run(ctx context.Context, method spac.Method, in *input, opts spac.Options, progress io.Writer) (spac.Partition, spac.Metrics, error) {
-	opts.Progress = func(stage string) { fmt.Fprintf(progress, "  %s: %s\n", method.Name(), stage) }
 	start := time.Now()
+	opts.Progress = func(stage string) {
+		fmt.Fprintf(progress, "  %-10s %6.2fs  %s\n", method.Name(), time.Since(start).Seconds(), stage)
+	}
 	p, err := method.Partition(ctx, in.graph, in.inc, opts)
 	elapsed := time.Since(start)
 	if err != nil {

@@ -1,0 +1,328 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spac-gpu/spac/internal/atomicfile"
+	"github.com/spac-gpu/spac/schedule"
+	"github.com/spac-gpu/spac/spac"
+)
+
+// scheduleCommands are the commands that make and read locality schedules;
+// the root command adds them.
+func scheduleCommands() []*cobra.Command {
+	return []*cobra.Command{newScheduleCmd(), newInspectCmd()}
+}
+
+// planFlags are the flags of the shared-memory plan.
+type planFlags struct {
+	budget    string
+	overflow  string
+	precision string
+}
+
+func (f *planFlags) register(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVar(&f.budget, "smem-budget", "48KiB", "shared memory a block may use: bytes, or with a unit KiB/K/KB or MiB (all binary); at most 227KiB (Hopper)")
+	fl.StringVar(&f.overflow, "overflow", "auto", "when a block's x and y exceed the budget: split (cut such parts in halves: more blocks, same cap), readonly (x through the read-only cache, only y in shared memory) or auto (readonly if that fits, else split)")
+	fl.StringVar(&f.precision, "precision", "fp64", "value type the budget is checked for: fp64 or fp32 (an fp64 plan also fits fp32)")
+}
+
+func (f *planFlags) options(blockSize int) (schedule.Options, error) {
+	budget, err := parseBytes(f.budget)
+	if err != nil {
+		return schedule.Options{}, usagef("--smem-budget: %v", err)
+	}
+	if budget < 1 || budget > schedule.MaxBudget {
+		return schedule.Options{}, usagef("--smem-budget %s: want 1 byte to 227KiB (%d bytes), the most a Hopper block can have", f.budget, schedule.MaxBudget)
+	}
+	policy, err := schedule.ParseOverflow(f.overflow)
+	if err != nil {
+		return schedule.Options{}, usagef("--overflow: %v", err)
+	}
+	vb := 0
+	switch strings.ToLower(f.precision) {
+	case "fp64", "double", "f64":
+		vb = 8
+	case "fp32", "float", "single", "f32":
+		vb = 4
+	default:
+		return schedule.Options{}, usagef("--precision %q: want fp64 or fp32", f.precision)
+	}
+	return schedule.Options{BlockSize: blockSize, Budget: int(budget), ValueBytes: vb, Overflow: policy}, nil
+}
+
+// parseBytes reads a size such as 49152, 48K, 48KiB, 48KB or 1MiB; every
+// unit is binary (a GPU's "48 KB" of shared memory is 49152 bytes).
+func parseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	num := strings.TrimRightFunc(t, func(r rune) bool { return r < '0' || r > '9' })
+	unit := strings.ToLower(strings.TrimSpace(t[len(num):]))
+	mult := int64(1)
+	switch unit {
+	case "", "b":
+	case "k", "kb", "kib":
+		mult = 1 << 10
+	case "m", "mb", "mib":
+		mult = 1 << 20
+	default:
+		return 0, fmt.Errorf("%q: unknown unit %q (want B, KiB or MiB)", s, unit)
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt32/mult {
+		return 0, fmt.Errorf("%q is not a size in bytes", s)
+	}
+	return n * mult, nil
+}
+
+func newScheduleCmd() *cobra.Command {
+	var in inputFlags
+	var pf partFlags
+	var plan planFlags
+	var method, out, npyDir, textOut string
+	var noCache, clearCache bool
+	c := &cobra.Command{
+		Use:   "schedule IN",
+		Short: "Build the locality schedule of a matrix: newSchedule, reordered data, shared-memory plan",
+		Long: `Partition the nonzeros of IN into thread-block-sized parts (as 'spac partition'
+does) and turn the partition into what a GPU kernel consumes: the job-swapping
+array newSchedule (thread id -> nonzero, -1 for idle threads), the nonzeros in
+schedule order, and per block the sorted unique x and y elements with every
+nonzero's shared-memory addresses. Print a summary, with the predicted
+global-memory traffic of the plain kernel and of the scheduled one.
+
+Outputs: -o writes the binary schedule file (checksummed; 'spac inspect'
+reads it), --npy a directory of NumPy .npy arrays plus meta.json, --text a
+plain text listing (for small cases).
+
+Built schedules are cached under $SPAC_CACHE_DIR, else the user cache
+directory (~/.cache/spac/schedules), keyed by the matrix structure and every
+parameter; the next run on the same matrix skips the partitioner.
+--no-cache neither reads nor writes the cache; --clear-cache empties it
+first (alone, without IN, it only empties it).`,
+		Example: `  spac schedule cant.mtx --block-size 256 -o cant.sched
+  spac schedule bcsstk13.mtx.gz -b 1024 --npy bcsstk13.npy --text bcsstk13.txt
+  spac schedule web.mtx -b 512 --smem-budget 16KiB --overflow split -o web.sched
+  spac schedule --clear-cache`,
+		Args: func(c *cobra.Command, args []string) error {
+			if clearCache && len(args) == 0 {
+				return nil
+			}
+			return oneInput(c, args)
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			if clearCache {
+				dir, err := schedule.DefaultCacheDir()
+				if err != nil {
+					return err
+				}
+				n, err := (&schedule.Cache{Dir: dir}).Clear()
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(c.ErrOrStderr(), "removed %d cached schedules from %s\n", n, dir)
+				if len(args) == 0 {
+					return nil
+				}
+			}
+			m, err := spac.Lookup(method)
+			if err != nil {
+				return usageError{err}
+			}
+			if pf.parts != 0 {
+				return usagef("schedule takes --block-size (threads per block), not --parts: a block runs one part")
+			}
+			bs := pf.blockSize
+			if bs == 0 {
+				bs = 1024
+			}
+			sopts, err := plan.options(bs)
+			if err != nil {
+				return err
+			}
+			if err := pf.validate(); err != nil {
+				return err
+			}
+			data, err := in.load(args[0])
+			if err != nil {
+				return err
+			}
+			popts, err := pf.options(data.graph.NumEdges())
+			if err != nil {
+				return err
+			}
+			sopts.Params = scheduleParams(method, &in, &pf, data)
+			progress := progressTo(in.quiet)
+			fmt.Fprintf(progress, "%s\n", describe(data))
+
+			var cache *schedule.Cache
+			if !noCache {
+				if dir, err := schedule.DefaultCacheDir(); err != nil {
+					fmt.Fprintf(c.ErrOrStderr(), "spac: warning: %v; running without the cache\n", err)
+				} else {
+					cache = &schedule.Cache{Dir: dir, Warn: c.ErrOrStderr()}
+				}
+			}
+			var s *schedule.Schedule
+			var partTime, buildTime time.Duration
+			cached := false
+			if cache != nil {
+				s, cached = cache.Load(data.used, sopts)
+			}
+			if cached {
+				fmt.Fprintf(progress, "schedule from the cache in %s\n", cache.Dir)
+			} else {
+				p, met, err := run(c.Context(), m, data, popts, progress)
+				if err != nil {
+					return err
+				}
+				partTime = met.Time
+				start := time.Now()
+				s, err = schedule.Build(data.used, p, sopts)
+				if err != nil {
+					return err
+				}
+				buildTime = time.Since(start)
+				if cache != nil {
+					if err := cache.Store(s); err != nil {
+						fmt.Fprintf(c.ErrOrStderr(), "spac: warning: the schedule was not cached: %v\n", err)
+					}
+				}
+			}
+
+			w := c.OutOrStdout()
+			fmt.Fprintf(w, "input            %s\n", data.matrix.Name)
+			printScheduleSummary(w, s)
+			if cached {
+				fmt.Fprintf(w, "partition time   cached (%s)\n", cache.Dir)
+			} else {
+				fmt.Fprintf(w, "partition time   %.3f s (%s)\n", partTime.Seconds(), method)
+				fmt.Fprintf(w, "build time       %.3f s (%.1f%% of the partition)\n", buildTime.Seconds(), 100*buildTime.Seconds()/max(partTime.Seconds(), 1e-9))
+			}
+			if out != "" {
+				if err := schedule.WriteFile(out, s); err != nil {
+					return err
+				}
+				fi, _ := os.Stat(out)
+				fmt.Fprintf(w, "schedule file    %s (%d bytes)\n", out, fileSize(fi))
+			}
+			if npyDir != "" {
+				if err := schedule.ExportNPY(npyDir, s); err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "npy arrays       %s/\n", strings.TrimSuffix(npyDir, "/"))
+			}
+			if textOut != "" {
+				if err := atomicfile.Write(textOut, func(w io.Writer) error { return schedule.WriteText(w, s) }); err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "text listing     %s\n", textOut)
+			}
+			return nil
+		},
+	}
+	in.register(c)
+	pf.register(c)
+	plan.register(c)
+	c.Flags().StringVarP(&method, "method", "m", "spac", "partitioning method (see 'spac partition --help')")
+	c.Flags().StringVarP(&out, "output", "o", "", "write the binary schedule file here")
+	c.Flags().StringVar(&npyDir, "npy", "", "write the arrays as NumPy .npy files (and meta.json) into this directory")
+	c.Flags().StringVar(&textOut, "text", "", "write a plain text listing of the schedule here (for small cases)")
+	c.Flags().BoolVar(&noCache, "no-cache", false, "neither read nor write the schedule cache")
+	c.Flags().BoolVar(&clearCache, "clear-cache", false, "empty the schedule cache first; without IN, only that")
+	return c
+}
+
+func fileSize(fi os.FileInfo) int64 {
+	if fi == nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// scheduleParams records the method and every setting that changes the
+// partition, in a fixed order: they go into the file and the cache key.
+// SPAC's own settings count only for SPAC, so that a baseline's cache entry
+// does not depend on flags it ignores.
+func scheduleParams(method string, in *inputFlags, pf *partFlags, data *input) []schedule.Param {
+	ps := []schedule.Param{
+		{Key: "method", Value: method},
+		{Key: "seed", Value: strconv.FormatInt(pf.seed, 10)},
+		{Key: "model", Value: data.graph.Model.String()},
+		{Key: "as-stored", Value: strconv.FormatBool(in.asStored)},
+	}
+	if method == "spac" {
+		ps = append(ps,
+			schedule.Param{Key: "formulation", Value: pf.formulation},
+			schedule.Param{Key: "order", Value: pf.order},
+			schedule.Param{Key: "dominant-weight", Value: strconv.Itoa(int(pf.dominant))},
+			schedule.Param{Key: "imbalance", Value: strconv.FormatFloat(pf.imbalance, 'g', -1, 64)},
+			schedule.Param{Key: "coarsen", Value: strconv.Itoa(pf.coarsen)},
+		)
+	}
+	return ps
+}
+
+// printScheduleSummary prints what a schedule holds, its shared-memory
+// demand and its predicted traffic, one "key value" line each.
+func printScheduleSummary(w io.Writer, s *schedule.Schedule) {
+	nb := s.NumBlocks()
+	idle := nb*s.BlockSize - s.NNZ
+	fmt.Fprintf(w, "matrix           %d x %d, %d nonzeros, fingerprint %016x\n", s.NRows, s.NCols, s.NNZ, s.Fingerprint)
+	var kv []string
+	for _, p := range s.Params {
+		kv = append(kv, p.Key+"="+p.Value)
+	}
+	fmt.Fprintf(w, "parameters       %s\n", strings.Join(kv, " "))
+	fmt.Fprintf(w, "blocks           %d of %d threads (%d parts, %d added by splitting), %d idle threads\n", nb, s.BlockSize, s.Parts, s.SplitBlocks, idle)
+	tasks, ux, uy := make([]int32, nb), make([]int32, nb), make([]int32, nb)
+	for b := range nb {
+		tasks[b], ux[b], uy[b] = int32(s.Tasks(b)), int32(s.UniqueX(b)), int32(s.UniqueY(b))
+	}
+	shared := 0
+	for _, f := range s.YShared {
+		shared += int(f)
+	}
+	fmt.Fprintf(w, "tasks per block  %s\n", spread(tasks))
+	if s.XReadOnly() {
+		fmt.Fprintf(w, "unique x         read-only cache (not staged)\n")
+	} else {
+		fmt.Fprintf(w, "unique x         %d in all; per block %s\n", len(s.XUnique), spread(ux))
+	}
+	fmt.Fprintf(w, "unique y         %d in all (%d shared rows: atomic flush, %d owned: plain store); per block %s\n", len(s.YUnique), shared, len(s.YUnique)-shared, spread(uy))
+	where := "x and y in shared memory"
+	if s.XReadOnly() {
+		where = "y in shared memory, x through the read-only cache"
+	}
+	fmt.Fprintf(w, "shared memory    %d bytes fp64, %d bytes fp32 in the largest block (%s)\n", s.MaxSharedBytes(8), s.MaxSharedBytes(4), where)
+	fmt.Fprintf(w, "overflow         budget %d bytes for fp%d, policy %s, applied %s\n", s.Budget, 8*s.ValueBytes, s.Policy, s.Applied)
+	fmt.Fprintf(w, "local addresses  uint16\n")
+	for _, vb := range []int{8, 4} {
+		t := s.Traffic(vb)
+		de, ds := t.Default.Total()
+		oe, os := t.Optimized.Total()
+		fmt.Fprintf(w, "traffic fp%d     default %d elements %d sectors; schedule %d elements %d sectors; ratio %.3f elements %.3f sectors\n",
+			8*vb, de, ds, oe, os, t.ElementRatio(), t.SectorRatio())
+	}
+}
+
+// spread summarizes per-block counts: min, mean, max.
+func spread(a []int32) string {
+	if len(a) == 0 {
+		return "-"
+	}
+	lo, hi, sum := a[0], a[0], int64(0)
+	for _, v := range a {
+		lo, hi = min(lo, v), max(hi, v)
+		sum += int64(v)
+	}
+	return fmt.Sprintf("min %d, mean %.1f, max %d", lo, float64(sum)/float64(len(a)), hi)
+}

@@ -98,3 +98,23 @@ func BenchmarkSPACBarabasiAlbert(b *testing.B) {
 		b.Run(fmt.Sprintf("coarsen=%d", c), func(b *testing.B) { benchmarkSPAC(b, "ba-50k-d64", 1, transform.Contracted, transform.Cycle, c) })
 	}
 }
+
+// BenchmarkSPACTwoLevel measures METIS in one call against two stages on
+// the same inputs, side by side (copies reported with the time).
+func BenchmarkSPACTwoLevel(b *testing.B) {
+	for _, in := range []struct {
+		preset string
+		scale  float64
+	}{{"cant", 1}, {"in-2004", 0.1}} {
+		for _, two := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s-%g/two=%v", in.preset, in.scale, two), func(b *testing.B) {
+				saved := twoLevelMinParts
+				if !two {
+					twoLevelMinParts = 1 << 30
+				}
+				defer func() { twoLevelMinParts = saved }()
+				benchmarkSPAC(b, in.preset, in.scale, transform.Contracted, transform.Cycle, DefaultCoarsen)
+			})
+		}
+	}
+}

@@ -85,9 +85,11 @@ func BenchmarkSPACCant(b *testing.B) {
 // the paper's single-core figure is 17.9 s.
 func BenchmarkSPACIn2004(b *testing.B) {
 	for _, scale := range []float64{0.1, 1} {
-		b.Run(fmt.Sprintf("scale=%g", scale), func(b *testing.B) {
-			benchmarkSPAC(b, "in-2004", scale, transform.Contracted, transform.Cycle, DefaultCoarsen)
-		})
+		for _, c := range []int{DefaultCoarsen, 2, 3} {
+			b.Run(fmt.Sprintf("scale=%g/coarsen=%d", scale, c), func(b *testing.B) {
+				benchmarkSPAC(b, "in-2004", scale, transform.Contracted, transform.Cycle, c)
+			})
+		}
 	}
 }
 

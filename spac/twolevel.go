@@ -125,7 +125,12 @@ func induced(w *transform.WeightedGraph, weight []int32, vs []int32, local []int
 	for i, v := range vs {
 		local[v] = -1 - int32(i) // negative: marks membership without clearing between groups
 	}
-	sub := &metis.Graph{Xadj: make([]int32, 1, len(vs)+1)}
+	// The members' degrees bound the subgraph's size: allocate once.
+	entries := 0
+	for _, v := range vs {
+		entries += int(w.Xadj[v+1] - w.Xadj[v])
+	}
+	sub := &metis.Graph{Xadj: make([]int32, 1, len(vs)+1), Adjncy: make([]int32, 0, entries), Adjwgt: make([]int32, 0, entries)}
 	if weight != nil {
 		sub.Vwgt = make([]int32, len(vs))
 	}

@@ -112,7 +112,7 @@ func csrSpMV(coo *matrices.COO, x []float64) (y, scale []float64, count []int) {
 	if err != nil {
 		panic(err)
 	}
-	order := countingSort(coo.Row, coo.NRows, countingSort(coo.Col, coo.NCols, nil))
+	order := matrices.RowMajor(coo.Row, coo.Col, coo.NRows, coo.NCols)
 	y = make([]float64, coo.NRows)
 	scale = make([]float64, coo.NRows)
 	count = make([]int, coo.NRows)

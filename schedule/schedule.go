@@ -262,8 +262,8 @@ func Build(coo *matrices.COO, p spac.Partition, opts Options) (*Schedule, error)
 	}
 
 	bl := builder{coo: coo, B: B}
-	bl.byCol = countingSort(coo.Col, coo.NCols, nil)
-	bl.csr = countingSort(coo.Row, coo.NRows, bl.byCol)
+	bl.byCol = matrices.CountingSort(coo.Col, coo.NCols, nil)
+	bl.csr = matrices.CountingSort(coo.Row, coo.NRows, bl.byCol)
 	blockPart := make([]int32, p.K)
 	for b := range blockPart {
 		blockPart[b] = int32(b)
@@ -494,30 +494,4 @@ func (bl *builder) split(s *Schedule, opts Options) (blockOf, blockPart []int32,
 		return nil, nil, fmt.Errorf("%s: splitting made %d blocks of %d threads, beyond the int32 thread-id range", coo.Name, len(blockPart), B)
 	}
 	return blockOf, blockPart, nil
-}
-
-// countingSort stably sorts the entries listed in order (all entries in
-// index order when order is nil) by key[e] in [0, n).
-func countingSort(key []int32, n int, order []int32) []int32 {
-	cnt := make([]int32, n+1)
-	for _, k := range key {
-		cnt[k+1]++
-	}
-	for i := range n {
-		cnt[i+1] += cnt[i]
-	}
-	out := make([]int32, len(key))
-	if order == nil {
-		for e, k := range key {
-			out[cnt[k]] = int32(e)
-			cnt[k]++
-		}
-		return out
-	}
-	for _, e := range order {
-		k := key[e]
-		out[cnt[k]] = e
-		cnt[k]++
-	}
-	return out
 }

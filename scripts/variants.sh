@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPAC's free choices measured side by side: formulation (contracted or
-# split), clone order (index, cycle, neighbour), Go pre-coarsening levels and
+# split), clone order (index, cycle, neighbour, walk), Go pre-coarsening levels and
 # METIS imbalance. Prints one markdown row per input and variant: copies and
 # partition time at block size 1024. The defaults in spac/spac.go and
 # cmd/spac come from this table.
@@ -25,9 +25,10 @@ variants=(
   "--formulation contracted --order index --coarsen 0"
   "--formulation contracted --order neighbour --coarsen 0"
   "--formulation contracted --order cycle --coarsen 0"
-  "--formulation contracted --order cycle --coarsen 1"
-  "--formulation contracted --order cycle --coarsen 2"
-  "--formulation contracted --order cycle --coarsen 1 --imbalance 0.01"
+  "--formulation contracted --order walk --coarsen 0"
+  "--formulation contracted --order walk --coarsen 1"
+  "--formulation contracted --order walk --coarsen 2"
+  "--formulation contracted --order walk --coarsen 1 --imbalance 0.01"
 )
 echo "| input | variant | copies | seconds |"
 echo "|---|---|---|---|"

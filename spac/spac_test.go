@@ -29,7 +29,7 @@ func graphOf(n int, uv ...int32) (*matrices.Graph, *matrices.Incidence) {
 func variants() []Options {
 	var out []Options
 	for _, f := range []transform.Formulation{transform.Contracted, transform.Split} {
-		for _, o := range []transform.Order{transform.Cycle, transform.ByIndex, transform.ByNeighbour} {
+		for _, o := range []transform.Order{transform.Cycle, transform.ByIndex, transform.ByNeighbour, transform.Walk} {
 			out = append(out, Options{Formulation: f, Order: o, Seed: 1})
 		}
 	}

@@ -61,17 +61,27 @@ func ParseFormulation(s string) (Formulation, error) {
 type Order uint8
 
 const (
-	// Cycle chains a vertex's clones by edge index and closes the path into
-	// a cycle, as in the paper's experiments: the first and last clone
-	// become neighbours. It gave the fewest copies on our inputs
-	// (scripts/variants.sh), so it is the zero value.
-	Cycle Order = iota
+	// Walk chains a vertex's clones by a walk around the vertex through its
+	// neighbours' own adjacency, each step to a neighbour adjacent to the
+	// last one (on a planar mesh: the angular order), and closes the chain
+	// into a cycle. Tasks reaching the same neighbour stay together.
+	// Neighbours of degree above walkMaxDegree are not asked for their
+	// adjacency, so the cost is bounded; in a bipartite graph no two
+	// neighbours are adjacent and the walk is Cycle. It gave the fewest
+	// copies (scripts/variants.sh), so it is the zero value.
+	Walk Order = iota
+	// Cycle chains them by edge index and closes the path into a cycle, as
+	// in the paper's experiments: the first and last clone become neighbours.
+	Cycle
 	// ByIndex chains them by edge index into a path, as the paper describes.
 	ByIndex
 	// ByNeighbour chains them by the index of the edge's other endpoint, so
 	// that tasks leading to nearby data objects sit next to each other.
 	ByNeighbour
 )
+
+// walkMaxDegree bounds the vertices whose neighbourhoods Walk explores.
+const walkMaxDegree = 64
 
 func (o Order) String() string {
 	switch o {
@@ -81,6 +91,8 @@ func (o Order) String() string {
 		return "cycle"
 	case ByNeighbour:
 		return "neighbour"
+	case Walk:
+		return "walk"
 	}
 	return fmt.Sprintf("Order(%d)", uint8(o))
 }
@@ -94,8 +106,10 @@ func ParseOrder(s string) (Order, error) {
 		return Cycle, nil
 	case "neighbour", "neighbor":
 		return ByNeighbour, nil
+	case "walk":
+		return Walk, nil
 	}
-	return 0, fmt.Errorf("unknown clone order %q (want index, cycle or neighbour)", s)
+	return 0, fmt.Errorf("unknown clone order %q (want cycle, index, neighbour or walk)", s)
 }
 
 // WeightedGraph is an undirected graph in the CSR form METIS takes: the
@@ -112,7 +126,11 @@ func (w *WeightedGraph) NumVertices() int { return len(w.Xadj) - 1 }
 // paths returns, for every vertex, its incident edges in chaining order,
 // as CSR lists that share inc's offsets. ByIndex and Cycle reuse inc.Edge.
 func paths(inc *matrices.Incidence, order Order) []int32 {
-	if order != ByNeighbour {
+	switch order {
+	case Walk:
+		return walkPaths(inc)
+	case ByNeighbour:
+	default:
 		return inc.Edge
 	}
 	out := slices.Clone(inc.Edge)
@@ -149,7 +167,7 @@ func forEachLink(inc *matrices.Incidence, chain []int32, order Order, link func(
 		for i := lo; i+1 < hi; i++ {
 			link(v, chain[i], chain[i+1])
 		}
-		if order == Cycle && hi-lo >= 3 {
+		if (order == Cycle || order == Walk) && hi-lo >= 3 {
 			link(v, chain[hi-1], chain[lo])
 		}
 	}
@@ -298,4 +316,74 @@ func Omega(g *matrices.Graph, inc *matrices.Incidence, f Formulation, vertexPart
 		}
 	}
 	return part, nil
+}
+
+// walkPaths orders every vertex's edges by a walk through its neighbours:
+// from the neighbour of its first edge, each step goes to the first
+// unvisited neighbour adjacent to the current one, or, where there is none,
+// to the first unvisited neighbour in edge order. All edges reaching one
+// neighbour are emitted together, in edge order.
+func walkPaths(inc *matrices.Incidence) []int32 {
+	n := len(inc.Offsets) - 1
+	out := make([]int32, 0, len(inc.Edge))
+	stamp := make([]int32, n) // stamp[u] = v+1 while u is a neighbour of v
+	slot := make([]int32, n)  // u's index in v's neighbour list
+	var nbrs []int32          // v's distinct neighbours, first seen first
+	var first, next []int32   // per neighbour: its edges as a linked list
+	var visited []bool
+	for v := 0; v < n; v++ {
+		lo, hi := inc.Offsets[v], inc.Offsets[v+1]
+		if hi-lo > walkMaxDegree || hi-lo < 3 {
+			out = append(out, inc.Edge[lo:hi]...)
+			continue
+		}
+		mark := int32(v + 1)
+		nbrs, first, next = nbrs[:0], first[:0], next[:0]
+		last := make([]int32, 0, hi-lo)
+		for i := lo; i < hi; i++ {
+			u := inc.Other[i]
+			next = append(next, -1)
+			if stamp[u] != mark {
+				stamp[u], slot[u] = mark, int32(len(nbrs))
+				nbrs = append(nbrs, u)
+				first = append(first, i-lo)
+				last = append(last, i-lo)
+				continue
+			}
+			s := slot[u]
+			next[last[s]] = i - lo
+			last[s] = i - lo
+		}
+		visited = append(visited[:0], make([]bool, len(nbrs))...)
+		emit := func(s int32) {
+			visited[s] = true
+			for j := first[s]; j >= 0; j = next[j] {
+				out = append(out, inc.Edge[lo+j])
+			}
+		}
+		cur := int32(0)
+		emit(cur)
+		for done := 1; done < len(nbrs); done++ {
+			step := int32(-1)
+			if u := nbrs[cur]; inc.Degree(int(u)) <= walkMaxDegree {
+				for i := inc.Offsets[u]; i < inc.Offsets[u+1]; i++ {
+					if w := inc.Other[i]; stamp[w] == mark && !visited[slot[w]] {
+						step = slot[w]
+						break
+					}
+				}
+			}
+			if step < 0 {
+				for s := range visited {
+					if !visited[s] {
+						step = int32(s)
+						break
+					}
+				}
+			}
+			cur = step
+			emit(cur)
+		}
+	}
+	return out
 }

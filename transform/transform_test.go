@@ -207,7 +207,7 @@ func TestOmegaNeverCostsMoreThanTheCut(t *testing.T) {
 	for trial := 0; trial < 300; trial++ {
 		g, inc := randomGraph(r)
 		for _, f := range []Formulation{Contracted, Split} {
-			for _, order := range []Order{ByIndex, Cycle, ByNeighbour} {
+			for _, order := range []Order{ByIndex, Cycle, ByNeighbour, Walk} {
 				var w *WeightedGraph
 				var err error
 				if f == Split {
@@ -240,7 +240,7 @@ func TestOmegaNeverCostsMoreThanTheCut(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	for _, o := range []Order{ByIndex, Cycle, ByNeighbour} {
+	for _, o := range []Order{ByIndex, Cycle, ByNeighbour, Walk} {
 		if got, err := ParseOrder(o.String()); err != nil || got != o {
 			t.Errorf("ParseOrder(%q) = %v, %v", o, got, err)
 		}
@@ -255,5 +255,26 @@ func TestParse(t *testing.T) {
 	}
 	if _, err := ParseFormulation("bogus"); err == nil {
 		t.Error("ParseFormulation accepted bogus")
+	}
+}
+
+// A wheel: centre 0, rim 1..6 joined in a ring, the spokes listed out of
+// angular order (1, 4, 2, 5, 3, 6). The walk around the centre follows the
+// rim: spokes to 1, 2, 3, 4, 5, 6, that is edges 0, 2, 4, 1, 3, 5.
+// A neighbour reached by two tasks keeps them together.
+func TestWalkFollowsTheRim(t *testing.T) {
+	_, inc := edges(7,
+		0, 1, 0, 4, 0, 2, 0, 5, 0, 3, 0, 6, // spokes e0..e5
+		1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 1) // rim e6..e11
+	chain := walkPaths(inc)
+	if got, want := chain[inc.Offsets[0]:inc.Offsets[1]], []int32{0, 2, 4, 1, 3, 5}; !slices.Equal(got, want) {
+		t.Fatalf("walk around the centre %v, want %v", got, want)
+	}
+	_, inc = edges(4, 0, 1, 0, 2, 1, 0, 0, 3, 2, 1)
+	chain = walkPaths(inc)
+	// Vertex 0's tasks: e0 (to 1), e1 (to 2), e2 (to 1), e3 (to 3): both
+	// tasks to 1 first, then 2 (adjacent to 1 through e4), then 3.
+	if got, want := chain[inc.Offsets[0]:inc.Offsets[1]], []int32{0, 2, 1, 3}; !slices.Equal(got, want) {
+		t.Fatalf("walk with a repeated neighbour %v, want %v", got, want)
 	}
 }

@@ -30,7 +30,7 @@ func (f *partFlags) register(c *cobra.Command) {
 	fl.IntVarP(&f.blockSize, "block-size", "b", 0, "thread-block size B: ceil(m/B) parts of at most B edges each (default 1024 when --parts is not given)")
 	fl.Int64Var(&f.seed, "seed", 1, "random seed; every method is deterministic for a given seed")
 	fl.StringVar(&f.formulation, "formulation", "contracted", "SPAC: graph METIS sees: contracted (one vertex per edge) or split (the paper's 2m clones); same optimum")
-	fl.StringVar(&f.order, "order", "cycle", "SPAC: order of each vertex's clones: cycle (by edge index, closed into a cycle; measured best), index (the paper's path) or neighbour (by the other endpoint)")
+	fl.StringVar(&f.order, "order", "walk", "SPAC: order of each vertex's clones: walk (around the vertex through its neighbours' adjacency, closed into a cycle; measured best), cycle (by edge index, closed), index (the paper's path) or neighbour (by the other endpoint)")
 	fl.Int32Var(&f.dominant, "dominant-weight", spac.DefaultDominantWeight, "SPAC, split formulation: weight of dominant edges")
 	fl.IntVar(&f.coarsen, "coarsen", spac.DefaultCoarsen, "SPAC: levels of heavy-edge matching done in Go before METIS; each roughly halves METIS's graph (faster, slightly more copies)")
 	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%) before the cap pass makes every part fit")

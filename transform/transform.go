@@ -125,9 +125,12 @@ func (w *WeightedGraph) NumVertices() int { return len(w.Xadj) - 1 }
 
 // paths returns, for every vertex, its incident edges in chaining order,
 // as CSR lists that share inc's offsets. ByIndex and Cycle reuse inc.Edge.
-func paths(inc *matrices.Incidence, order Order) []int32 {
+func paths(g *matrices.Graph, inc *matrices.Incidence, order Order) []int32 {
 	switch order {
 	case Walk:
+		if g.Model == matrices.ModelSpMV {
+			return inc.Edge // bipartite: no two neighbours are adjacent, the walk is the cycle
+		}
 		return walkPaths(inc)
 	case ByNeighbour:
 	default:
@@ -184,7 +187,7 @@ func Contract(g *matrices.Graph, inc *matrices.Incidence, order Order) (*Weighte
 	if 4*int64(m) > math.MaxInt32 {
 		return nil, fmt.Errorf("transform: %d edges exceed the int32 range of the contracted graph", m)
 	}
-	chain := paths(inc, order)
+	chain := paths(g, inc, order)
 	slot := make([]int32, 4*m)
 	fill := make([]uint8, m)
 	forEachLink(inc, chain, order, func(_ int, a, b int32) {
@@ -209,7 +212,7 @@ func SplitConnect(g *matrices.Graph, inc *matrices.Incidence, order Order, domin
 		return nil, fmt.Errorf("transform: %d edges exceed the int32 range of the split graph", m)
 	}
 	n := 2 * m
-	chain := paths(inc, order)
+	chain := paths(g, inc, order)
 	// Slot 0 of every clone is its dominant partner; two chain neighbours follow.
 	slot := make([]int32, 3*n)
 	weight := make([]int32, 3*n)

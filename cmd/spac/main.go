@@ -51,6 +51,7 @@ Typical use:
 	})
 	root.AddCommand(newPartitionCmd(), newCompareCmd(), newStatsCmd(), newGenCmd())
 	root.AddCommand(scheduleCommands()...)
+	root.AddCommand(cfdCommand())
 	return root
 }
 

@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/spac
 DEMO    := demo/ba-50k-d16.mtx
 
-.PHONY: all setup build demo test bench fuzz clean
+.PHONY: all setup build demo test bench gpu ptx clean
 
 all: build
 
@@ -28,6 +28,15 @@ test: setup
 # Speed and memory targets are checked here, not in unit tests.
 bench: setup
 	scripts/bench.sh
+
+# The CUDA binary: bin/gpu/{spac,gpu.test,lib/}. Fetches CUDA 11.8's cuda.h and a libcuda
+# to link against into .kit/ (nothing installed system-wide); needs no nvcc and no GPU.
+gpu: setup
+	scripts/gpu-build.sh
+
+# Regenerates gpu/kernels/spmv.ptx with nvcc (run where CUDA is installed: the GPU machine).
+ptx:
+	scripts/gen-ptx.sh
 
 clean:
 	rm -rf bin demo

@@ -52,6 +52,7 @@ Typical use:
 	root.AddCommand(newPartitionCmd(), newCompareCmd(), newStatsCmd(), newGenCmd())
 	root.AddCommand(scheduleCommands()...)
 	root.AddCommand(cfdCommand())
+	root.AddCommand(spmvCommand())
 	return root
 }
 

@@ -1,0 +1,201 @@
+package apps
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteTable prints each result as a header and one aligned table.
+func WriteTable(w io.Writer, results []*Result) error {
+	for i, res := range results {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s: %d x %d, %d nonzeros\n", res.Input, res.NRows, res.NCols, res.NNZ)
+		fmt.Fprintf(w, "GPU: %s\n", res.GPU)
+		if res.GPURan {
+			fmt.Fprintf(w, "device copy: %.0f GB/s (read + write); cuSPARSE: %s; kernels: %s PTX\n", res.CopyGBps, res.CuSPARSE, res.PTX)
+		}
+		fmt.Fprintln(w, "GB/s: minimum traffic (values, column indices, row offsets, x and y once) over the time; vs cuSPARSE: best cuSPARSE CSR time over this time")
+		rows := append([]Row(nil), res.Rows...)
+		KernelOrder(rows)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "prec\tkernel\tschedule\tB\ttime/SpMV\tGB/s\tof copy\tvs cuSPARSE\tmax rel err\tcheck\t")
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Precision, r.Kernel, r.Schedule, blockCol(r.BlockSize),
+				timeCol(r), gbpsCol(r), pctCol(r.CopyFraction), speedCol(r.Speedup), errCol(r), checkCol(r))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for _, n := range res.Notes {
+			fmt.Fprintf(w, "note: %s\n", n)
+		}
+	}
+	return nil
+}
+
+func blockCol(b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return strconv.Itoa(b)
+}
+
+func timeCol(r Row) string {
+	if !r.Ran() {
+		return "-"
+	}
+	switch {
+	case r.Micros >= 1e6:
+		return fmt.Sprintf("%.2f s", r.Micros/1e6)
+	case r.Micros >= 1e3:
+		return fmt.Sprintf("%.2f ms", r.Micros/1e3)
+	}
+	return fmt.Sprintf("%.1f us", r.Micros)
+}
+
+func gbpsCol(r Row) string {
+	if !r.Ran() {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", r.GBps)
+}
+
+func pctCol(f float64) string {
+	if f == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", 100*f)
+}
+
+func speedCol(s float64) string {
+	if s == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fx", s)
+}
+
+func errCol(r Row) string {
+	if !r.Ran() {
+		return "-"
+	}
+	return fmt.Sprintf("%.1e", r.MaxRelErr)
+}
+
+func checkCol(r Row) string {
+	switch {
+	case !r.Ran():
+		if r.Note != "" {
+			return "not run: " + r.Note
+		}
+		return "not run"
+	case r.OK:
+		return "ok"
+	}
+	return "WRONG"
+}
+
+var csvHeader = []string{"input", "rows", "cols", "nnz", "precision", "block_size", "kernel", "schedule", "device",
+	"time_us", "time_min_us", "time_max_us", "reps", "min_bytes", "gbps", "copy_fraction", "speedup_cusparse",
+	"predicted_bytes", "blocks", "shared_bytes", "max_rel_error", "ok", "note"}
+
+// WriteCSV writes every row of every result with a header line.
+func WriteCSV(w io.Writer, results []*Result, header bool) error {
+	cw := csv.NewWriter(w)
+	if header {
+		cw.Write(csvHeader)
+	}
+	for _, res := range results {
+		rows := append([]Row(nil), res.Rows...)
+		KernelOrder(rows)
+		for _, r := range rows {
+			cw.Write(rowRecord(r))
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func rowRecord(r Row) []string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	return []string{r.Input, strconv.Itoa(r.NRows), strconv.Itoa(r.NCols), strconv.Itoa(r.NNZ), r.Precision,
+		strconv.Itoa(r.BlockSize), r.Kernel, r.Schedule, r.Device, f(r.Micros), f(r.MinMicros), f(r.MaxMicros),
+		strconv.Itoa(r.Reps), strconv.FormatInt(r.MinBytes, 10), f(r.GBps), f(r.CopyFraction), f(r.Speedup),
+		strconv.FormatInt(r.PredBytes, 10), strconv.Itoa(r.Blocks), strconv.Itoa(r.SharedBytes), f(r.MaxRelErr),
+		strconv.FormatBool(r.OK), r.Note}
+}
+
+// ReadCSV reads rows that WriteCSV wrote (any number of files concatenated,
+// repeated header lines skipped).
+func ReadCSV(r io.Reader) ([]Row, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	var rows []Row
+	line := 0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return rows, nil
+		}
+		line++
+		if err != nil {
+			return nil, fmt.Errorf("reading the results: %w", err)
+		}
+		if len(rec) > 0 && rec[0] == csvHeader[0] {
+			continue
+		}
+		if len(rec) != len(csvHeader) {
+			return nil, fmt.Errorf("results line %d: %d fields, want %d (%s)", line, len(rec), len(csvHeader), strings.Join(csvHeader, ","))
+		}
+		var row Row
+		var errs []string
+		atoi := func(s string) int {
+			v, err := strconv.Atoi(s)
+			if err != nil {
+				errs = append(errs, s)
+			}
+			return v
+		}
+		atoi64 := func(s string) int64 {
+			v, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				errs = append(errs, s)
+			}
+			return v
+		}
+		atof := func(s string) float64 {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				errs = append(errs, s)
+			}
+			return v
+		}
+		row.Input, row.NRows, row.NCols, row.NNZ = rec[0], atoi(rec[1]), atoi(rec[2]), atoi(rec[3])
+		row.Precision, row.BlockSize, row.Kernel, row.Schedule, row.Device = rec[4], atoi(rec[5]), rec[6], rec[7], rec[8]
+		row.Micros, row.MinMicros, row.MaxMicros, row.Reps = atof(rec[9]), atof(rec[10]), atof(rec[11]), atoi(rec[12])
+		row.MinBytes, row.GBps, row.CopyFraction, row.Speedup = atoi64(rec[13]), atof(rec[14]), atof(rec[15]), atof(rec[16])
+		row.PredBytes, row.Blocks, row.SharedBytes, row.MaxRelErr = atoi64(rec[17]), atoi(rec[18]), atoi(rec[19]), atof(rec[20])
+		row.OK = rec[21] == "true"
+		row.Note = rec[22]
+		if len(errs) > 0 {
+			return nil, fmt.Errorf("results line %d: not numbers: %s", line, strings.Join(errs, ", "))
+		}
+		rows = append(rows, row)
+	}
+}
+
+// WriteJSON writes the results as one JSON array.
+func WriteJSON(w io.Writer, results []*Result) error {
+	for _, res := range results {
+		KernelOrder(res.Rows)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(results)
+}

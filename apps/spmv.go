@@ -1,0 +1,553 @@
+// Package apps runs the toolkit's applications on a matrix and measures
+// them: for now SpMV, y = A x, on the CPU (the reference, and the SPAC
+// schedule's executor) and, in a binary built with CUDA support, on the GPU
+// with every kernel of package gpu, each checked against the reference and
+// timed with CUDA events.
+//
+// Dependencies point one way: cmd/spac -> apps -> gpu, schedule.
+package apps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/schedule"
+)
+
+// ScheduleFunc returns the schedule of the matrix for a partitioning method
+// and block size (the caller partitions, or reads its cache).
+type ScheduleFunc func(ctx context.Context, method string, blockSize int) (*schedule.Schedule, error)
+
+// SpMVConfig says what RunSpMV measures.
+type SpMVConfig struct {
+	Input      string        // the matrix's name in the table
+	Matrix     *matrices.COO // the entries multiplied (symmetric storage expanded)
+	Precisions []gpu.Precision
+	BlockSizes []int
+	Kernels    []gpu.Kernel
+	Methods    []string     // partitioning methods whose schedules the SPAC kernels (and the CPU executor) run
+	Schedule   ScheduleFunc // nil: no schedules
+	GPU        bool         // run the GPU kernels
+	Device     int          // GPU ordinal
+	Warmup     int          // untimed runs before timing
+	Iters      int          // timed repetitions (the median is reported)
+	CPUIters   int          // timed repetitions of the CPU rows (0: 3)
+	Seed       int64        // of x
+	CopyBytes  int64        // size of the device-to-device copy that measures the bandwidth ceiling (0: 512 MiB)
+	Progress   io.Writer    // one line per measurement; nil for none
+}
+
+// Row is one kernel's measurement, as the table, CSV and JSON show it.
+type Row struct {
+	Input        string  `json:"input"`
+	NRows        int     `json:"rows"`
+	NCols        int     `json:"cols"`
+	NNZ          int     `json:"nnz"`
+	Precision    string  `json:"precision"`
+	BlockSize    int     `json:"block_size"` // 0 where the kernel takes none (cuSPARSE, CPU CSR)
+	Kernel       string  `json:"kernel"`
+	Schedule     string  `json:"schedule"` // partitioning method of the schedule, or "-"
+	Device       string  `json:"device"`   // "gpu" or "cpu"
+	Micros       float64 `json:"time_us"`  // median time of one product, microseconds; 0 when not run
+	MinMicros    float64 `json:"time_min_us"`
+	MaxMicros    float64 `json:"time_max_us"`
+	Reps         int     `json:"reps"`
+	MinBytes     int64   `json:"min_bytes"`        // gpu.MinimumBytes
+	GBps         float64 `json:"gbps"`             // MinBytes / time
+	CopyFraction float64 `json:"copy_fraction"`    // GBps over the measured device copy bandwidth (GPU rows)
+	Speedup      float64 `json:"speedup_cusparse"` // best cuSPARSE CSR time over this time (GPU rows)
+	PredBytes    int64   `json:"predicted_bytes"`  // schedule.Traffic's sectors x 32 for the kernels it models, else 0
+	Blocks       int     `json:"blocks"`
+	SharedBytes  int     `json:"shared_bytes"`
+	MaxRelErr    float64 `json:"max_rel_error"`
+	OK           bool    `json:"ok"`
+	Note         string  `json:"note,omitempty"`
+}
+
+// Ran reports whether the row has a measurement.
+func (r Row) Ran() bool { return r.Micros > 0 }
+
+// Result is one matrix's measurements.
+type Result struct {
+	Input    string   `json:"input"`
+	NRows    int      `json:"rows"`
+	NCols    int      `json:"cols"`
+	NNZ      int      `json:"nnz"`
+	GPU      string   `json:"gpu"` // the device, or why no GPU ran
+	GPURan   bool     `json:"gpu_ran"`
+	CopyGBps float64  `json:"copy_gbps"`     // device-to-device copy, bytes read + written
+	CuSPARSE string   `json:"cusparse"`      // library file and version, or why it is missing
+	PTX      string   `json:"ptx,omitempty"` // where the kernels came from
+	Rows     []Row    `json:"rows_measured"`
+	Notes    []string `json:"notes,omitempty"`
+	GPUErr   error    `json:"-"` // why the GPU did not run although asked for
+}
+
+// Failed lists the rows whose result disagrees with the reference.
+func (r *Result) Failed() []Row {
+	var out []Row
+	for _, row := range r.Rows {
+		if row.Ran() && !row.OK {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+func (c *SpMVConfig) progressf(format string, a ...any) {
+	if c.Progress != nil {
+		fmt.Fprintf(c.Progress, format+"\n", a...)
+	}
+}
+
+// RunSpMV measures y = A x with every configured kernel. The GPU part
+// needs cfg.GPU and a CUDA build; where it cannot run, the CPU rows are
+// still measured and Result.GPU says why (Result.GPUErr holds the error
+// when the GPU was asked for). An error is returned only when nothing
+// sensible can be measured (no values, a bad configuration, a device
+// failure in the middle of a run).
+func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
+	if len(cfg.Precisions) == 0 {
+		cfg.Precisions = []gpu.Precision{gpu.FP64}
+	}
+	if len(cfg.BlockSizes) == 0 {
+		cfg.BlockSizes = []int{1024}
+	}
+	if cfg.Kernels == nil {
+		cfg.Kernels = gpu.Kernels()
+	}
+	if cfg.Iters < 1 {
+		cfg.Iters = 50
+	}
+	if cfg.CPUIters < 1 {
+		cfg.CPUIters = 3
+	}
+	if cfg.CopyBytes <= 0 {
+		cfg.CopyBytes = 512 << 20
+	}
+	for _, b := range cfg.BlockSizes {
+		if err := gpu.CheckBlockSize(b); err != nil {
+			return nil, err
+		}
+	}
+	m, err := gpu.NewMatrix(cfg.Matrix)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Input: cfg.Input, NRows: m.NRows, NCols: m.NCols, NNZ: m.NNZ()}
+	x := randomX(m.NCols, cfg.Seed)
+
+	// The reference of every precision, and the CPU CSR rows.
+	type prec struct {
+		p        gpu.Precision
+		ref, abs []float64
+		sp       *gpu.SpMV
+	}
+	precs := make([]*prec, len(cfg.Precisions))
+	for i, p := range cfg.Precisions {
+		ref, abs, err := m.Reference(x, p)
+		if err != nil {
+			return nil, err
+		}
+		precs[i] = &prec{p: p, ref: ref, abs: abs}
+		row := res.newRow(m, p, 0, "cpu-csr", "-", "cpu")
+		y := make([]float64, m.NRows)
+		t := timeCPU(cfg.CPUIters, func() { cpuCSR(m, x, y, p) })
+		row.setTime(t)
+		row.check(y, ref, abs, p)
+		res.add(&cfg, row)
+	}
+
+	// The GPU: device, copy ceiling, matrix upload per precision.
+	var dev *gpu.Device
+	switch {
+	case !cfg.GPU:
+		res.GPU = "not run (no --gpu)"
+	case !gpu.Built:
+		res.GPU = "not run: " + gpu.ErrNoCUDA.Error()
+		res.GPUErr = gpu.ErrNoCUDA
+	default:
+		dev, err = gpu.Open(cfg.Device)
+		if err != nil {
+			res.GPU = "not run: " + err.Error()
+			res.GPUErr = err
+			dev = nil
+		}
+	}
+	if dev != nil {
+		defer dev.Close()
+		res.GPURan = true
+		res.GPU = dev.Info().String()
+		res.PTX = dev.PTXSource()
+		if path, version, err := gpu.CuSPARSEVersion(); err != nil {
+			res.CuSPARSE = err.Error()
+		} else {
+			res.CuSPARSE = fmt.Sprintf("%s %s", path, version)
+		}
+		t, bw, err := dev.CopyBandwidth(cfg.CopyBytes, 20)
+		if err != nil {
+			return nil, err
+		}
+		res.CopyGBps = bw / 1e9
+		cfg.progressf("device %s: copy of %d MiB in %.1f us: %.0f GB/s (read + write)", res.GPU, cfg.CopyBytes>>20, micros(t.Median), res.CopyGBps)
+		for _, pc := range precs {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			sp, err := dev.NewSpMV(m, pc.p)
+			if err != nil {
+				return nil, err
+			}
+			defer sp.Close()
+			if err := sp.SetX(x); err != nil {
+				return nil, err
+			}
+			pc.sp = sp
+			for _, k := range cfg.Kernels {
+				if k.UsesSchedule() {
+					continue
+				}
+				sizes := cfg.BlockSizes
+				if !k.UsesBlockSize() {
+					sizes = []int{0}
+				}
+				for _, b := range sizes {
+					row := res.newRow(m, pc.p, b, string(k), "-", "gpu")
+					op, err := sp.Op(k, b, nil)
+					if err != nil {
+						if errors.Is(err, gpu.ErrNoCuSPARSE) || errors.Is(err, gpu.ErrUnsupported) {
+							row.Note = err.Error()
+							if errors.Is(err, gpu.ErrNoCuSPARSE) {
+								row.Note = "cuSPARSE missing"
+								res.Notes = appendOnce(res.Notes, err.Error())
+							}
+							res.add(&cfg, row)
+							continue
+						}
+						return nil, fmt.Errorf("%s, %s: %w", k, pc.p, err)
+					}
+					if err := measure(sp, op, &row, pc.ref, pc.abs, pc.p, cfg.Warmup, cfg.Iters); err != nil {
+						return nil, err
+					}
+					res.add(&cfg, row)
+				}
+			}
+		}
+	}
+
+	// Schedules: the CPU executor, the predicted traffic, the SPAC kernels.
+	var schedKernels []gpu.Kernel
+	for _, k := range cfg.Kernels {
+		if k.UsesSchedule() {
+			schedKernels = append(schedKernels, k)
+		}
+	}
+	if cfg.Schedule != nil && m.NNZ() > 0 {
+		for _, b := range cfg.BlockSizes {
+			for _, method := range cfg.Methods {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				s, err := cfg.Schedule(ctx, method, b)
+				if err != nil {
+					return nil, fmt.Errorf("schedule %s, block size %d: %w", method, b, err)
+				}
+				if method == cfg.Methods[0] {
+					res.predictDefault(s)
+				}
+				var arrays *gpu.ScheduleArrays
+				if dev != nil && len(schedKernels) > 0 {
+					if arrays, err = gpu.NewScheduleArrays(s, method); err != nil {
+						return nil, err
+					}
+				}
+				for _, pc := range precs {
+					row := res.newRow(m, pc.p, b, "cpu-schedule", method, "cpu")
+					y, t, err := cpuSchedule(s, x, pc.p, cfg.CPUIters)
+					if err != nil {
+						return nil, err
+					}
+					row.setTime(t)
+					row.Blocks = s.NumBlocks()
+					row.check(y, pc.ref, pc.abs, pc.p)
+					res.add(&cfg, row)
+					if pc.sp == nil {
+						continue
+					}
+					ds, err := pc.sp.Upload(arrays)
+					if err != nil {
+						return nil, err
+					}
+					for _, k := range schedKernels {
+						row := res.newRow(m, pc.p, b, string(k), method, "gpu")
+						row.PredBytes = predictedBytes(s, k, pc.p)
+						op, err := pc.sp.Op(k, b, ds)
+						if err != nil {
+							row.Note = err.Error()
+							res.add(&cfg, row)
+							continue
+						}
+						if err := measure(pc.sp, op, &row, pc.ref, pc.abs, pc.p, cfg.Warmup, cfg.Iters); err != nil {
+							return nil, err
+						}
+						res.add(&cfg, row)
+					}
+				}
+			}
+		}
+	}
+	res.finish()
+	return res, nil
+}
+
+// predictDefault fills the predicted traffic of the coo-atomic rows of the
+// schedule's block size: coo-atomic is schedule.Traffic's default kernel,
+// which does not depend on the partition.
+func (res *Result) predictDefault(s *schedule.Schedule) {
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if r.Kernel == string(gpu.COOAtomic) && r.BlockSize == s.BlockSize {
+			p, _ := gpu.ParsePrecision(r.Precision)
+			r.PredBytes = predictedBytes(s, gpu.COOAtomic, p)
+		}
+	}
+}
+
+func (res *Result) newRow(m *gpu.Matrix, p gpu.Precision, b int, kernel, sched, device string) Row {
+	return Row{Input: res.Input, NRows: m.NRows, NCols: m.NCols, NNZ: m.NNZ(), Precision: p.String(), BlockSize: b,
+		Kernel: kernel, Schedule: sched, Device: device, MinBytes: gpu.MinimumBytes(m.NRows, m.NCols, m.NNZ(), p)}
+}
+
+func (res *Result) add(cfg *SpMVConfig, row Row) {
+	res.Rows = append(res.Rows, row)
+	b := "-"
+	if row.BlockSize > 0 {
+		b = fmt.Sprint(row.BlockSize)
+	}
+	switch {
+	case row.Ran():
+		cfg.progressf("  %s %-17s %-8s B=%-4s %10.1f us  %7.1f GB/s  max rel err %.2g%s", row.Precision, row.Kernel, row.Schedule, b,
+			row.Micros, float64(row.MinBytes)/(row.Micros*1e3), row.MaxRelErr, map[bool]string{true: "", false: "  WRONG"}[row.OK])
+	default:
+		cfg.progressf("  %s %-17s %-8s B=%-4s not run: %s", row.Precision, row.Kernel, row.Schedule, b, row.Note)
+	}
+}
+
+// finish fills the columns that compare rows: GB/s, the copy fraction and
+// the speedup over cuSPARSE's best CSR algorithm of the same precision.
+func (res *Result) finish() {
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if !r.Ran() {
+			continue
+		}
+		r.GBps = float64(r.MinBytes) / (r.Micros * 1e3)
+		if r.Device == "gpu" && res.CopyGBps > 0 {
+			r.CopyFraction = r.GBps / res.CopyGBps
+		}
+	}
+	Speedups(res.Rows)
+}
+
+// Speedups sets every GPU row's speedup over the fastest correct cuSPARSE
+// CSR row (default algorithm or ALG2) of its input and precision, so that
+// rows merged from several runs compare with the same reference; rows of
+// an input and precision without one get 0.
+func Speedups(rows []Row) {
+	best := map[string]float64{}
+	key := func(r Row) string { return r.Input + "\x00" + r.Precision }
+	for _, r := range rows {
+		if r.Ran() && r.OK && (r.Kernel == string(gpu.CuSPARSECSR) || r.Kernel == string(gpu.CuSPARSECSRAlg2)) {
+			if b, ok := best[key(r)]; !ok || r.Micros < b {
+				best[key(r)] = r.Micros
+			}
+		}
+	}
+	for i := range rows {
+		r := &rows[i]
+		r.Speedup = 0
+		if b, ok := best[key(*r)]; ok && r.Ran() && r.Device == "gpu" {
+			r.Speedup = b / r.Micros
+		}
+	}
+}
+
+func (r *Row) setTime(t gpu.Timing) {
+	r.Micros, r.MinMicros, r.MaxMicros, r.Reps = micros(t.Median), micros(t.Min), micros(t.Max), t.Reps
+	if r.Micros <= 0 {
+		r.Micros = 1e-3 // ran, faster than the clock resolves
+	}
+}
+
+func (r *Row) check(y, ref, abs []float64, p gpu.Precision) {
+	r.MaxRelErr = gpu.MaxRelError(y, ref, abs)
+	r.OK = r.MaxRelErr <= gpu.Tolerance(p)
+}
+
+// measure checks one product of op against the reference, then times it.
+func measure(sp *gpu.SpMV, op *gpu.Op, row *Row, ref, abs []float64, p gpu.Precision, warmup, iters int) error {
+	row.Blocks, row.SharedBytes = op.Blocks, op.Shared
+	y, err := sp.Product(op)
+	if err != nil {
+		return fmt.Errorf("%s, %s, block size %d: %w", op.Kernel, p, op.BlockSize, err)
+	}
+	row.check(y, ref, abs, p)
+	t, err := sp.Time(op, warmup, iters)
+	if err != nil {
+		return fmt.Errorf("%s, %s, block size %d: %w", op.Kernel, p, op.BlockSize, err)
+	}
+	row.setTime(t)
+	return nil
+}
+
+// predictedBytes is schedule.Traffic's prediction of what kernel k moves
+// between L1 and L2 (32-byte sectors), for the kernels it models.
+func predictedBytes(s *schedule.Schedule, k gpu.Kernel, p gpu.Precision) int64 {
+	switch k {
+	case gpu.SPACShared, gpu.SPACSharedX4:
+		if s.XReadOnly() {
+			return 0
+		}
+		_, sec := s.Traffic(p.Bytes()).Optimized.Total()
+		return sec * 32
+	case gpu.SPACReadOnly, gpu.SPACReadOnlyX4:
+		ro := *s
+		ro.Applied = schedule.ReadOnly
+		_, sec := ro.Traffic(p.Bytes()).Optimized.Total()
+		return sec * 32
+	case gpu.COOAtomic:
+		_, sec := s.Traffic(p.Bytes()).Default.Total()
+		return sec * 32
+	}
+	return 0
+}
+
+// randomX is a deterministic x with entries in [-1, -0.1] and [0.1, 1]: no
+// zeros, which would hide wrong indexing.
+func randomX(n int, seed int64) []float64 {
+	r := rand.New(rand.NewPCG(uint64(seed), 0x5eed5eed))
+	x := make([]float64, n)
+	for i := range x {
+		v := 0.1 + 0.9*r.Float64()
+		if r.IntN(2) == 0 {
+			v = -v
+		}
+		x[i] = v
+	}
+	return x
+}
+
+// cpuCSR is y = A x row by row in the precision's arithmetic.
+func cpuCSR(m *gpu.Matrix, x, y []float64, p gpu.Precision) {
+	if p == gpu.FP32 {
+		for r := range m.NRows {
+			var s float32
+			for j := m.RowPtr[r]; j < m.RowPtr[r+1]; j++ {
+				s += float32(float32(m.Val[j]) * float32(x[m.Col[j]]))
+			}
+			y[r] = float64(s)
+		}
+		return
+	}
+	for r := range m.NRows {
+		var s float64
+		for j := m.RowPtr[r]; j < m.RowPtr[r+1]; j++ {
+			s += float64(m.Val[j] * x[m.Col[j]])
+		}
+		y[r] = s
+	}
+}
+
+// cpuSchedule runs the schedule's CPU executor (the GPU kernel's semantics)
+// iters times and returns its result and time.
+func cpuSchedule(s *schedule.Schedule, x []float64, p gpu.Precision, iters int) ([]float64, gpu.Timing, error) {
+	y := make([]float64, s.NRows)
+	var err error
+	if p == gpu.FP32 {
+		x32 := make([]float32, len(x))
+		for i, v := range x {
+			x32[i] = float32(v)
+		}
+		y32 := make([]float32, s.NRows)
+		t := timeCPU(iters, func() {
+			if e := s.SpMV32(x32, y32); e != nil {
+				err = e
+			}
+		})
+		for i, v := range y32 {
+			y[i] = float64(v)
+		}
+		return y, t, err
+	}
+	t := timeCPU(iters, func() {
+		if e := s.SpMV(x, y); e != nil {
+			err = e
+		}
+	})
+	return y, t, err
+}
+
+func timeCPU(iters int, f func()) gpu.Timing {
+	samples := make([]time.Duration, iters)
+	for i := range samples {
+		start := time.Now()
+		f()
+		samples[i] = time.Since(start)
+	}
+	return gpu.Summarize(samples)
+}
+
+func appendOnce(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
+// KernelOrder sorts rows as the tables show them: by input, precision, the
+// CPU rows first, then the kernels in gpu.Kernels order, schedule, block
+// size.
+func KernelOrder(rows []Row) {
+	rank := map[string]int{"cpu-csr": -2, "cpu-schedule": -1}
+	for i, k := range gpu.Kernels() {
+		rank[string(k)] = i
+	}
+	inputs := map[string]int{}
+	for _, r := range rows {
+		if _, ok := inputs[r.Input]; !ok {
+			inputs[r.Input] = len(inputs)
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b Row) int {
+		switch {
+		case a.Input != b.Input:
+			return inputs[a.Input] - inputs[b.Input]
+		case a.Precision != b.Precision:
+			return cmpStr(a.Precision, b.Precision)
+		case rank[a.Kernel] != rank[b.Kernel]:
+			return rank[a.Kernel] - rank[b.Kernel]
+		case a.Schedule != b.Schedule:
+			return cmpStr(a.Schedule, b.Schedule)
+		}
+		return a.BlockSize - b.BlockSize
+	})
+}
+
+func cmpStr(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

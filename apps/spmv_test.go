@@ -1,0 +1,229 @@
+package apps
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/schedule"
+	"github.com/spac-gpu/spac/spac"
+)
+
+// chunks partitions coo's entries, in index order, into parts of at most b.
+func chunks(coo *matrices.COO, b int) spac.Partition {
+	p := spac.Partition{K: (coo.NNZ() + b - 1) / b, Part: make([]int32, coo.NNZ())}
+	for e := range p.Part {
+		p.Part[e] = int32(e / b)
+	}
+	return p
+}
+
+func testMatrix(t *testing.T) *matrices.COO {
+	t.Helper()
+	m, err := matrices.Stencil2D(20, 15, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Name = "stencil"
+	return m
+}
+
+func TestRunSpMVOnTheCPU(t *testing.T) {
+	coo := testMatrix(t)
+	calls := 0
+	cfg := SpMVConfig{
+		Input: "stencil", Matrix: coo, Precisions: []gpu.Precision{gpu.FP32, gpu.FP64}, BlockSizes: []int{32, 64},
+		Methods: []string{"chunks"}, GPU: true, Iters: 2,
+		Schedule: func(ctx context.Context, method string, b int) (*schedule.Schedule, error) {
+			calls++
+			return schedule.Build(coo, chunks(coo, b), schedule.Options{BlockSize: b})
+		},
+	}
+	res, err := RunSpMV(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 2 {
+		t.Errorf("%d schedules built, want one per block size", calls)
+	}
+	if gpu.Built {
+		t.Skip("a CUDA build: the CPU-only expectations below do not apply")
+	}
+	if res.GPURan || !errors.Is(res.GPUErr, gpu.ErrNoCUDA) || !strings.Contains(res.GPU, "no CUDA support") {
+		t.Errorf("GPU %q, err %v: want the no-CUDA message", res.GPU, res.GPUErr)
+	}
+	// cpu-csr per precision, cpu-schedule per precision and block size.
+	if len(res.Rows) != 2+2*2 {
+		t.Fatalf("%d rows: %+v", len(res.Rows), res.Rows)
+	}
+	for _, r := range res.Rows {
+		if !r.Ran() || !r.OK || r.Device != "cpu" || r.MinBytes != gpu.MinimumBytes(300, 300, coo.NNZ(), mustPrec(t, r.Precision)) {
+			t.Errorf("row %+v", r)
+		}
+		if r.Kernel == "cpu-schedule" && (r.Schedule != "chunks" || r.Blocks == 0) {
+			t.Errorf("schedule row %+v", r)
+		}
+		if r.Speedup != 0 || r.CopyFraction != 0 {
+			t.Errorf("a CPU row with GPU columns: %+v", r)
+		}
+	}
+	if len(res.Failed()) != 0 {
+		t.Errorf("failed rows: %+v", res.Failed())
+	}
+}
+
+func mustPrec(t *testing.T, s string) gpu.Precision {
+	p, err := gpu.ParsePrecision(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRunSpMVErrors(t *testing.T) {
+	coo := testMatrix(t)
+	for _, tc := range []struct {
+		name string
+		cfg  SpMVConfig
+	}{
+		{"block size", SpMVConfig{Matrix: coo, BlockSizes: []int{100}}},
+		{"complex", SpMVConfig{Matrix: &matrices.COO{Name: "c", NRows: 1, NCols: 1, Row: []int32{0}, Col: []int32{0}, Field: matrices.Complex}}},
+		{"schedule", SpMVConfig{Matrix: coo, Methods: []string{"x"}, Schedule: func(context.Context, string, int) (*schedule.Schedule, error) {
+			return nil, errors.New("no partition")
+		}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := RunSpMV(context.Background(), tc.cfg); err == nil {
+				t.Error("no error")
+			}
+		})
+	}
+}
+
+// gpuRows are rows as a GPU run reports them.
+func gpuRows() []Row {
+	mk := func(input, prec, kernel, sched string, b int, us float64, ok bool) Row {
+		return Row{Input: input, NRows: 10, NCols: 10, NNZ: 40, Precision: prec, BlockSize: b, Kernel: kernel,
+			Schedule: sched, Device: "gpu", Micros: us, MinMicros: us, MaxMicros: us, Reps: 5, MinBytes: 1000,
+			GBps: 1000 / (us * 1e3), CopyFraction: 0.5, MaxRelErr: 1e-16, OK: ok}
+	}
+	return []Row{
+		{Input: "scircuit", Precision: "fp64", Kernel: "cpu-csr", Schedule: "-", Device: "cpu", Micros: 500, OK: true, MinBytes: 1000},
+		mk("scircuit", "fp64", "spac-ldg-x4", "spac", 256, 8, true),
+		mk("scircuit", "fp64", "cusparse-csr", "-", 0, 10, true),
+		mk("scircuit", "fp64", "cusparse-csr-alg2", "-", 0, 12, true),
+		mk("scircuit", "fp64", "csr-vector", "-", 256, 6, false), // wrong: not the fastest correct one
+		mk("cant", "fp32", "spac-smem", "spac", 512, 11, true),
+		mk("cant", "fp32", "cusparse-csr-alg2", "-", 0, 10, true),
+		{Input: "cant", Precision: "fp32", Kernel: "cusparse-coo", Schedule: "-", Device: "gpu", Note: "cuSPARSE missing"},
+	}
+}
+
+func TestSpeedupsAndSummary(t *testing.T) {
+	rows := gpuRows()
+	Speedups(rows)
+	want := map[string]float64{
+		"scircuit spac-ldg-x4": 10.0 / 8, "scircuit cusparse-csr": 1, "scircuit cusparse-csr-alg2": 10.0 / 12,
+		"scircuit csr-vector": 10.0 / 6, "scircuit cpu-csr": 0, "cant spac-smem": 10.0 / 11, "cant cusparse-csr-alg2": 1,
+		"cant cusparse-coo": 0,
+	}
+	for _, r := range rows {
+		if w := want[r.Input+" "+r.Kernel]; math.Abs(r.Speedup-w) > 1e-12 {
+			t.Errorf("%s %s speedup %g, want %g", r.Input, r.Kernel, r.Speedup, w)
+		}
+	}
+	sums := Summarize(rows)
+	if len(sums) != 2 {
+		t.Fatalf("%d summaries", len(sums))
+	}
+	s := sums[0]
+	if s.Class != Circuit || s.Best.Kernel != "spac-ldg-x4" || s.BestSPAC.Kernel != "spac-ldg-x4" || s.BestCuSPARSE.Kernel != "cusparse-csr" ||
+		math.Abs(s.Speedup-1.25) > 1e-12 || s.AllOK {
+		t.Errorf("scircuit summary %+v", s)
+	}
+	if c := sums[1]; c.Class != Mesh || math.Abs(c.Speedup-10.0/11) > 1e-12 || !c.AllOK {
+		t.Errorf("cant summary %+v", c)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for in, want := range map[string]Class{
+		"gen:circuit5M": Circuit, "rajat01.mtx": Circuit, "gen:in-2004@0.3": PowerLaw, "wiki-Vote.txt": PowerLaw,
+		"gen:cant": Mesh, "../shared/matrices/bcsstk13.mtx.gz": Mesh, "gen:mac_econ_fwd500": OtherKind, "bayer10.mtx": OtherKind,
+	} {
+		if got := Classify(in); got != want {
+			t.Errorf("Classify(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestFormats(t *testing.T) {
+	rows := gpuRows()
+	Speedups(rows)
+	res := []*Result{{Input: "scircuit", NRows: 10, NCols: 10, NNZ: 40, GPU: "test GPU", GPURan: true, CopyGBps: 3000, Rows: rows}}
+	var csvBuf bytes.Buffer
+	if err := WriteCSV(&csvBuf, res, true); err != nil {
+		t.Fatal(err)
+	}
+	// Two runs concatenated, the second with its header again.
+	twice := csvBuf.String() + csvBuf.String()
+	back, err := ReadCSV(strings.NewReader(twice))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != 2*len(rows) {
+		t.Fatalf("read %d rows, want %d", len(back), 2*len(rows))
+	}
+	sorted := append([]Row(nil), rows...)
+	KernelOrder(sorted)
+	for i := range sorted {
+		a, b := sorted[i], back[i]
+		if a.Input != b.Input || a.Kernel != b.Kernel || a.BlockSize != b.BlockSize || a.OK != b.OK || a.Note != b.Note ||
+			math.Abs(a.Micros-b.Micros) > 1e-9 || math.Abs(a.Speedup-b.Speedup) > 1e-5 {
+			t.Errorf("row %d: wrote %+v, read %+v", i, a, b)
+		}
+	}
+	if _, err := ReadCSV(strings.NewReader("a,b\n")); err == nil {
+		t.Error("a foreign CSV accepted")
+	}
+
+	var table bytes.Buffer
+	if err := WriteTable(&table, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"test GPU", "spac-ldg-x4", "WRONG", "not run: cuSPARSE missing", "1.25x"} {
+		if !strings.Contains(table.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, table.String())
+		}
+	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, res); err != nil {
+		t.Fatal(err)
+	}
+	var decoded []map[string]any
+	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil || len(decoded) != 1 {
+		t.Fatalf("JSON: %v, %d results", err, len(decoded))
+	}
+
+	var md, svg bytes.Buffer
+	if err := WriteReport(&md, rows, ReportMeta{Device: "test GPU", CopyGBps: 3000, Plot: "speedup.svg", Commands: []string{"spac spmv x"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| scircuit | circuit | fp64 |", "1.25x", "![speedup", "spac spmv x", "## Every measurement"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if err := WriteSpeedupSVG(&svg, rows); err != nil {
+		t.Fatal(err)
+	}
+	if s := svg.String(); !strings.HasPrefix(s, "<svg") || !strings.Contains(s, "scircuit") || !strings.HasSuffix(strings.TrimSpace(s), "</svg>") {
+		t.Errorf("SVG:\n%s", s)
+	}
+}

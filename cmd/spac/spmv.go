@@ -1,0 +1,452 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/spac-gpu/spac/apps"
+	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/internal/atomicfile"
+	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/schedule"
+	"github.com/spac-gpu/spac/spac"
+)
+
+// spmvFlags are the flags of the spmv command.
+type spmvFlags struct {
+	in         inputFlags
+	pf         partFlags
+	kernels    string
+	schedules  string
+	blockSizes string
+	precisions string
+	iters      int
+	warmup     int
+	cpuIters   int
+	useGPU     bool
+	device     int
+	format     string
+	report     string
+	merge      []string
+	title      string
+	budget     string
+	overflow   string
+	noCache    bool
+	genScale   float64
+}
+
+func spmvCommand() *cobra.Command {
+	var f spmvFlags
+	c := &cobra.Command{
+		Use:   "spmv IN... [--gpu]",
+		Short: "Run y = A x with every kernel (CPU reference, SPAC schedule, GPU kernels, cuSPARSE), check and time them",
+		Long: `Multiply each input matrix by a random x and print one table per input: every
+kernel, the schedule it ran (the partitioning method), the block size, the
+median time of one product, GB/s under the minimum-traffic model (values,
+int32 column indices, row offsets, x and y once), that as a fraction of the
+device-to-device copy bandwidth measured in the same run, the speedup over
+cuSPARSE's best CSR algorithm, and the largest error against a float64 CPU
+reference (row error |y_i - ref_i| / sum_j |a_ij x_j|).
+
+Without --gpu, or in a binary built without CUDA support, only the CPU rows
+run: the reference CSR product and the SPAC schedule's CPU executor (the
+GPU kernel's exact semantics); the table says why no GPU ran. With --gpu in
+a binary without CUDA support the command says how to build one and exits
+with status 1 after the table.
+
+GPU kernels (--methods): csr-scalar (a thread per row), csr-vector (a warp
+per row), coo-atomic (a thread per nonzero, atomics), spac-smem (the SPAC
+schedule, x and y in shared memory), spac-ldg (x through the read-only
+cache, y in shared memory), cusparse-csr (default algorithm),
+cusparse-csr-alg2, cusparse-coo. Timings are CUDA events after --warmup
+untimed runs, median of --iters.
+
+Schedules (--schedules) are partitioned as 'spac schedule' does, one per
+method and block size, and cached the same way ($SPAC_CACHE_DIR).
+
+An input is a file (any format 'spac partition' reads; symmetric storage is
+expanded: the product needs every entry) or gen:PRESET / gen:KIND:k=v,...
+for a generated matrix ('spac gen --list'), optionally gen:PRESET@SCALE.
+
+--report DIR writes DIR/report.md (summary against the goals, every row),
+DIR/speedup.svg and DIR/results.csv; --merge adds rows of earlier
+--format csv output (or results.csv files), and with no IN only renders.`,
+		Example: `  spac spmv bcsstk13.mtx.gz                                   # CPU only
+  spac spmv gen:cant --gpu --block-size 256,512,1024 --precision fp32,fp64
+  spac spmv web.mtx --gpu --methods spac-smem,spac-ldg,cusparse-csr --format csv
+  spac spmv --merge a.csv --merge b.csv --report out/        # render a report`,
+		RunE: func(c *cobra.Command, args []string) error { return runSpMVCmd(c, args, &f) },
+	}
+	f.in.register(c)
+	// The partitioner's flags, less --parts and --block-size: a block runs
+	// one part, and --block-size here takes a list.
+	tmp := &cobra.Command{}
+	f.pf.register(tmp)
+	tmp.Flags().VisitAll(func(fl *pflag.Flag) {
+		if fl.Name != "parts" && fl.Name != "block-size" {
+			c.Flags().AddFlag(fl)
+		}
+	})
+	fl := c.Flags()
+	fl.StringVar(&f.kernels, "methods", "all", "kernels to run, comma-separated: all or "+kernelNames())
+	fl.StringVar(&f.schedules, "schedules", "spac", "partitioning methods whose schedules the SPAC kernels run, comma-separated ("+strings.Join(spac.MethodNames(), ",")+")")
+	fl.StringVarP(&f.blockSizes, "block-size", "b", "1024", "threads per block, comma-separated (multiples of 32, 32 to 1024): each gets its own SPAC schedule")
+	fl.StringVar(&f.precisions, "precision", "fp64", "fp32, fp64, or both (fp32,fp64)")
+	fl.IntVar(&f.iters, "iters", 50, "timed repetitions per kernel (the median is reported)")
+	fl.IntVar(&f.warmup, "warmup", 5, "untimed runs before timing")
+	fl.IntVar(&f.cpuIters, "cpu-iters", 3, "timed repetitions of the CPU rows (reference and schedule executor)")
+	fl.BoolVar(&f.useGPU, "gpu", false, "run the GPU kernels (needs a binary built with 'make gpu' and an NVIDIA GPU)")
+	fl.IntVar(&f.device, "device", 0, "GPU ordinal")
+	fl.StringVarP(&f.format, "format", "f", "table", "output: table, csv or json")
+	fl.StringVar(&f.report, "report", "", "write report.md, speedup.svg and results.csv into this directory")
+	fl.StringArrayVar(&f.merge, "merge", nil, "add the rows of this CSV file (from --format csv or results.csv) to the report; repeatable")
+	fl.StringVar(&f.title, "title", "", "title of the report")
+	fl.StringVar(&f.budget, "smem-budget", "48KiB", "shared memory a block of a schedule may use (at most 48KiB: the kernels do not opt into more)")
+	fl.StringVar(&f.overflow, "overflow", "auto", "when a block's x and y exceed the budget: auto, split or readonly (see 'spac schedule --help')")
+	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the schedule cache")
+	fl.Float64Var(&f.genScale, "gen-scale", 1, "gen: inputs: factor on the number of rows of a preset (as 'spac gen --scale')")
+	return c
+}
+
+func kernelNames() string {
+	var names []string
+	for _, k := range gpu.Kernels() {
+		names = append(names, string(k))
+	}
+	return strings.Join(names, ",")
+}
+
+// spmvSetup is the parsed command line.
+type spmvSetup struct {
+	kernels    []gpu.Kernel
+	methods    []spac.Method
+	names      []string
+	blockSizes []int
+	precisions []gpu.Precision
+	sopts      schedule.Options
+}
+
+func (f *spmvFlags) parse() (*spmvSetup, error) {
+	var st spmvSetup
+	var err error
+	if st.kernels, err = gpu.ParseKernels(f.kernels); err != nil {
+		return nil, usagef("--methods: %v", err)
+	}
+	for _, name := range strings.Split(f.schedules, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		m, err := spac.Lookup(name)
+		if err != nil {
+			return nil, usagef("--schedules: %v", err)
+		}
+		st.methods = append(st.methods, m)
+		st.names = append(st.names, name)
+	}
+	for _, s := range strings.Split(f.blockSizes, ",") {
+		b, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			return nil, usagef("--block-size %q: want numbers such as 256,512,1024", f.blockSizes)
+		}
+		if err := gpu.CheckBlockSize(b); err != nil {
+			return nil, usagef("--block-size: %v", err)
+		}
+		st.blockSizes = append(st.blockSizes, b)
+	}
+	ps := f.precisions
+	if ps == "both" || ps == "all" {
+		ps = "fp32,fp64"
+	}
+	for _, s := range strings.Split(ps, ",") {
+		p, err := gpu.ParsePrecision(s)
+		if err != nil {
+			return nil, usagef("--precision: %v", err)
+		}
+		st.precisions = append(st.precisions, p)
+	}
+	if f.iters < 1 || f.warmup < 0 || f.cpuIters < 1 {
+		return nil, usagef("--iters %d --warmup %d --cpu-iters %d: want at least 1 timed repetition and no negative warm-up", f.iters, f.warmup, f.cpuIters)
+	}
+	if f.format != "table" && f.format != "csv" && f.format != "json" {
+		return nil, usagef("--format %q: want table, csv or json", f.format)
+	}
+	if f.in.asStored {
+		return nil, usagef("spmv multiplies the whole matrix: --as-stored does not apply")
+	}
+	if f.in.model != "" && f.in.model != "spmv" {
+		return nil, usagef("--model %s: spmv schedules use the spmv model (a vertex per row and per column)", f.in.model)
+	}
+	if f.genScale <= 0 {
+		return nil, usagef("--gen-scale %g: want a positive factor", f.genScale)
+	}
+	budget, err := parseBytes(f.budget)
+	if err != nil {
+		return nil, usagef("--smem-budget: %v", err)
+	}
+	if budget < 1 || budget > schedule.DefaultBudget {
+		return nil, usagef("--smem-budget %s: want 1 byte to 48KiB, what a block gets without opting in", f.budget)
+	}
+	policy, err := schedule.ParseOverflow(f.overflow)
+	if err != nil {
+		return nil, usagef("--overflow: %v", err)
+	}
+	// One schedule serves both precisions: an fp64 plan fits fp32.
+	st.sopts = schedule.Options{Budget: int(budget), ValueBytes: 8, Overflow: policy}
+	if err := f.pf.validate(); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
+	if len(args) == 0 && len(f.merge) == 0 {
+		return usagef("spmv takes one or more inputs (or --merge CSV --report DIR to render a report)\nsee '%s --help'", c.CommandPath())
+	}
+	if len(args) == 0 && f.report == "" {
+		return usagef("--merge without inputs only renders a report: add --report DIR")
+	}
+	st, err := f.parse()
+	if err != nil {
+		return err
+	}
+	f.in.model = "spmv"
+	progress := progressTo(f.in.quiet)
+	var results []*apps.Result
+	var gpuErr error
+	w := c.OutOrStdout()
+	// Tables and CSV rows go out input by input, so a long run shows (and
+	// keeps) what it has measured; JSON is one array at the end.
+	for i, path := range args {
+		res, err := spmvOne(c.Context(), path, f, st, progress)
+		if err != nil {
+			return err
+		}
+		results = append(results, res)
+		if res.GPUErr != nil && gpuErr == nil {
+			gpuErr = res.GPUErr
+		}
+		switch f.format {
+		case "csv":
+			err = apps.WriteCSV(w, []*apps.Result{res}, i == 0)
+		case "table":
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			err = apps.WriteTable(w, []*apps.Result{res})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if f.format == "json" && len(results) > 0 {
+		if err := apps.WriteJSON(w, results); err != nil {
+			return err
+		}
+	}
+	if f.report != "" {
+		if err := writeSpMVReport(f, results, c.ErrOrStderr()); err != nil {
+			return err
+		}
+	}
+	var wrong []string
+	for _, res := range results {
+		for _, r := range res.Failed() {
+			wrong = append(wrong, fmt.Sprintf("%s %s %s (%s, B=%d): max rel error %.2g", res.Input, r.Precision, r.Kernel, r.Schedule, r.BlockSize, r.MaxRelErr))
+		}
+	}
+	if len(wrong) > 0 {
+		return fmt.Errorf("%d kernel results disagree with the CPU reference:\n  %s", len(wrong), strings.Join(wrong, "\n  "))
+	}
+	if gpuErr != nil {
+		return fmt.Errorf("--gpu: %w", gpuErr)
+	}
+	return nil
+}
+
+// spmvOne loads one input, builds its schedules on demand and measures it.
+func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, progress io.Writer) (*apps.Result, error) {
+	start := time.Now()
+	m, err := loadSpMVMatrix(path, f)
+	if err != nil {
+		return nil, err
+	}
+	used := m.Expanded()
+	fmt.Fprintf(progress, "%s: %d x %d, %d entries to multiply (read in %.1f s)\n", m.Name, m.NRows, m.NCols, used.NNZ(), time.Since(start).Seconds())
+
+	var data *input // the locality graph, built the first time a partition is needed
+	var cache *schedule.Cache
+	if !f.noCache {
+		if dir, err := schedule.DefaultCacheDir(); err != nil {
+			fmt.Fprintf(progress, "spac: warning: %v; running without the schedule cache\n", err)
+		} else {
+			cache = &schedule.Cache{Dir: dir, Warn: progress}
+		}
+	}
+	schedFn := func(ctx context.Context, method string, b int) (*schedule.Schedule, error) {
+		sopts := st.sopts
+		sopts.BlockSize = b
+		params := &input{graph: &matrices.Graph{Model: matrices.ModelSpMV}}
+		pf := f.pf
+		pf.blockSize, pf.parts = b, 0
+		sopts.Params = scheduleParams(method, &f.in, &pf, params)
+		if cache != nil {
+			if s, ok := cache.Load(used, sopts); ok {
+				fmt.Fprintf(progress, "  schedule %s, B=%d from the cache\n", method, b)
+				return s, nil
+			}
+		}
+		if data == nil {
+			g, err := matrices.LocalityGraph(used, matrices.ModelSpMV)
+			if err != nil {
+				return nil, err
+			}
+			inc, err := matrices.BuildIncidence(g)
+			if err != nil {
+				return nil, err
+			}
+			data = &input{matrix: m, used: used, graph: g, inc: inc}
+		}
+		meth, err := spac.Lookup(method)
+		if err != nil {
+			return nil, err
+		}
+		popts, err := pf.options(data.graph.NumEdges())
+		if err != nil {
+			return nil, err
+		}
+		p, met, err := run(ctx, meth, data, popts, progress)
+		if err != nil {
+			return nil, err
+		}
+		s, err := schedule.Build(used, p, sopts)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(progress, "  schedule %s, B=%d: %d blocks, %d vertex copies, partitioned in %.1f s\n", method, b, s.NumBlocks(), met.Copies, met.Time.Seconds())
+		if cache != nil {
+			if err := cache.Store(s); err != nil {
+				fmt.Fprintf(progress, "spac: warning: the schedule was not cached: %v\n", err)
+			}
+		}
+		return s, nil
+	}
+	label := m.Name
+	if !strings.HasPrefix(path, "gen:") {
+		label = strings.TrimSuffix(filepath.Base(path), ".gz")
+	}
+	cfg := apps.SpMVConfig{
+		Input: label, Matrix: used, Precisions: st.precisions, BlockSizes: st.blockSizes,
+		Kernels: st.kernels, Methods: st.names, Schedule: schedFn, GPU: f.useGPU, Device: f.device,
+		Warmup: f.warmup, Iters: f.iters, CPUIters: f.cpuIters, Seed: f.pf.seed, Progress: progress,
+	}
+	return apps.RunSpMV(ctx, cfg)
+}
+
+// loadSpMVMatrix reads a file or generates gen:SPEC[@SCALE].
+func loadSpMVMatrix(path string, f *spmvFlags) (*matrices.COO, error) {
+	if spec, ok := strings.CutPrefix(path, "gen:"); ok {
+		scale := f.genScale
+		if name, s, ok := strings.Cut(spec, "@"); ok {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil || v <= 0 {
+				return nil, usagef("%s: the scale after @ must be a positive number", path)
+			}
+			spec, scale = name, v
+		}
+		m, err := generate(spec, scale, f.pf.seed)
+		if err != nil {
+			return nil, err
+		}
+		m.Name = "gen:" + spec
+		if scale != 1 {
+			m.Name += "@" + strconv.FormatFloat(scale, 'g', -1, 64)
+		}
+		return m, nil
+	}
+	opt, err := f.in.readOptions()
+	if err != nil {
+		return nil, err
+	}
+	if f.in.quiet {
+		opt.Progress = nil
+	}
+	return matrices.Open(path, opt)
+}
+
+// dedupeRows keeps the first row of each input, precision, kernel,
+// schedule and block size: runs of one input split by block size repeat the
+// rows that do not depend on it (the CPU reference).
+func dedupeRows(rows []apps.Row) []apps.Row {
+	seen := map[string]bool{}
+	out := rows[:0:0]
+	for _, r := range rows {
+		key := fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%d", r.Input, r.Precision, r.Kernel, r.Schedule, r.BlockSize)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// writeSpMVReport writes report.md, speedup.svg and results.csv into the
+// report directory: this run's rows and those of --merge.
+func writeSpMVReport(f *spmvFlags, results []*apps.Result, warn io.Writer) error {
+	var rows []apps.Row
+	for _, path := range f.merge {
+		fh, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		more, err := apps.ReadCSV(fh)
+		fh.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		rows = append(rows, more...)
+	}
+	meta := apps.ReportMeta{Title: f.title, Plot: "speedup.svg"}
+	for _, res := range results {
+		rows = append(rows, res.Rows...)
+	}
+	rows = dedupeRows(rows)
+	apps.Speedups(rows)
+	for _, res := range results {
+		if res.GPURan && meta.Device == "" {
+			meta.Device, meta.CopyGBps = res.GPU, res.CopyGBps
+		}
+	}
+	if meta.CopyGBps == 0 {
+		for _, r := range rows {
+			if r.CopyFraction > 0 {
+				meta.CopyGBps = r.GBps / r.CopyFraction
+				break
+			}
+		}
+	}
+	if err := os.MkdirAll(f.report, 0o755); err != nil {
+		return err
+	}
+	merged := []*apps.Result{{Rows: rows}}
+	if err := atomicfile.Write(filepath.Join(f.report, "results.csv"), func(w io.Writer) error { return apps.WriteCSV(w, merged, true) }); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(filepath.Join(f.report, "speedup.svg"), func(w io.Writer) error { return apps.WriteSpeedupSVG(w, rows) }); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(filepath.Join(f.report, "report.md"), func(w io.Writer) error { return apps.WriteReport(w, rows, meta) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(warn, "wrote %s/report.md, speedup.svg and results.csv (%d rows)\n", strings.TrimSuffix(f.report, "/"), len(rows))
+	return nil
+}

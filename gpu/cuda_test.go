@@ -1,0 +1,254 @@
+//go:build cuda
+
+// GPU tests: every kernel against the CPU reference on the edge cases of
+// testCases, in both precisions, at block sizes 32 to 1024, with schedules
+// from two partitions and under budgets that force splitting and read-only
+// x. Build here, run on the GPU machine:
+//
+//	scripts/gpu-build.sh          # or make gpu: writes bin/gpu/gpu.test
+//	bin/gpu/gpu.test -test.v      # on the GPU machine (carry bin/gpu)
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/spac-gpu/spac/matrices"
+)
+
+var dev *Device
+
+func TestMain(m *testing.M) {
+	ordinal := 0
+	if s := os.Getenv("SPAC_GPU_DEVICE"); s != "" {
+		ordinal, _ = strconv.Atoi(s)
+	}
+	d, err := Open(ordinal)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gpu tests:", err)
+		os.Exit(1)
+	}
+	dev = d
+	fmt.Fprintf(os.Stderr, "gpu tests on %s, kernels from %s PTX\n", d.Info(), d.PTXSource())
+	if path, version, err := CuSPARSEVersion(); err != nil {
+		fmt.Fprintln(os.Stderr, "gpu tests: cuSPARSE:", err)
+	} else {
+		fmt.Fprintf(os.Stderr, "gpu tests: cuSPARSE %s (%s)\n", version, path)
+	}
+	code := m.Run()
+	d.Close()
+	os.Exit(code)
+}
+
+// check runs op once and compares y with the reference.
+func check(t *testing.T, sp *SpMV, op *Op, ref, abs []float64, p Precision, what string) {
+	t.Helper()
+	y, err := sp.Product(op)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if e := MaxRelError(y, ref, abs); !(e <= Tolerance(p)) {
+		worst, at := 0.0, -1
+		for i := range y {
+			if d := y[i] - ref[i]; d*d > worst*worst || y[i] != y[i] {
+				worst, at = d, i
+			}
+		}
+		t.Errorf("%s: max relative error %.3g over %g (row %d: got %g, want %g)", what, e, Tolerance(p), at, y[at], ref[at])
+	}
+}
+
+func TestKernelsAgreeWithReference(t *testing.T) {
+	_, _, csErr := CuSPARSEVersion()
+	for _, tc := range testCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := NewMatrix(tc.coo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := randomXFor(m.NCols, 9)
+			for _, p := range []Precision{FP32, FP64} {
+				ref, abs, err := m.Reference(x, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sp, err := dev.NewSpMV(m, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := sp.SetX(x); err != nil {
+					t.Fatal(err)
+				}
+				for _, b := range []int{32, 128, 256, 512, 1024} {
+					for _, k := range []Kernel{CSRScalar, CSRVector, COOAtomic} {
+						op, err := sp.Op(k, b, nil)
+						if err != nil {
+							t.Fatalf("%s B=%d: %v", k, b, err)
+						}
+						check(t, sp, op, ref, abs, p, fmt.Sprintf("%s %s B=%d", p, k, b))
+					}
+					scheds := schedules(t, tc.coo, b)
+					names := make([]string, 0, len(scheds))
+					for name := range scheds {
+						names = append(names, name)
+					}
+					sort.Strings(names)
+					for _, name := range names {
+						a, err := NewScheduleArrays(scheds[name], name)
+						if err != nil {
+							t.Fatal(err)
+						}
+						ds, err := sp.Upload(a)
+						if err != nil {
+							t.Fatal(err)
+						}
+						for _, k := range []Kernel{SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4} {
+							op, err := sp.Op(k, b, ds)
+							if (k.StagesX() && !a.XStaged) || b/k.TasksPerThread() < 32 {
+								if !errors.Is(err, ErrUnsupported) {
+									t.Errorf("%s B=%d on schedule %s (x staged: %v): %v, want ErrUnsupported", k, b, name, a.XStaged, err)
+								}
+								continue
+							}
+							if err != nil {
+								t.Fatalf("%s B=%d %s: %v", k, b, name, err)
+							}
+							check(t, sp, op, ref, abs, p, fmt.Sprintf("%s %s B=%d schedule %s (%d blocks, applied %v)", p, k, b, name, a.Blocks, scheds[name].Applied))
+						}
+					}
+				}
+				for _, k := range []Kernel{CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO} {
+					if csErr != nil {
+						t.Logf("%s skipped: %v", k, csErr)
+						continue
+					}
+					op, err := sp.Op(k, 0, nil)
+					if m.Duplicates > 0 {
+						if !errors.Is(err, ErrUnsupported) {
+							t.Errorf("%s on a matrix with %d duplicate entries: %v, want ErrUnsupported", k, m.Duplicates, err)
+						}
+						continue
+					}
+					if err != nil {
+						t.Fatalf("%s: %v", k, err)
+					}
+					check(t, sp, op, ref, abs, p, fmt.Sprintf("%s %s", p, k))
+				}
+				if err := sp.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestNoEntries: a matrix without entries gives y = 0 from the plain
+// kernels (the schedule kernels have no schedule: there is nothing to
+// partition).
+func TestNoEntries(t *testing.T) {
+	m, err := NewMatrix(&matrices.COO{Name: "none", NRows: 5, NCols: 3, Field: matrices.Real, Val: []float64{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := dev.NewSpMV(m, FP64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.Close()
+	x := []float64{1, 2, 3}
+	if err := sp.SetX(x); err != nil {
+		t.Fatal(err)
+	}
+	ref, abs, _ := m.Reference(x, FP64)
+	for _, k := range []Kernel{CSRScalar, CSRVector, COOAtomic} {
+		op, err := sp.Op(k, 128, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, sp, op, ref, abs, FP64, string(k))
+	}
+}
+
+// TestTimingAndRepeat: timing works, and a product after many timed
+// repetitions is still right (nothing accumulates across runs).
+func TestTimingAndRepeat(t *testing.T) {
+	tc := testCases()[len(testCases())-1] // banded
+	m, _ := NewMatrix(tc.coo)
+	x := randomXFor(m.NCols, 4)
+	ref, abs, _ := m.Reference(x, FP64)
+	sp, err := dev.NewSpMV(m, FP64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.Close()
+	if err := sp.SetX(x); err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewScheduleArrays(schedules(t, tc.coo, 256)["random"], "random")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := sp.Upload(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []Kernel{COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4} {
+		op, err := sp.Op(k, 256, ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm, err := sp.Time(op, 2, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tm.Reps != 20 || tm.Median <= 0 || tm.Min > tm.Median || tm.Median > tm.Max {
+			t.Errorf("%s: timing %+v", k, tm)
+		}
+		y, err := sp.Y()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := MaxRelError(y, ref, abs); e > Tolerance(FP64) {
+			t.Errorf("%s: after 22 runs the result is off by %.3g", k, e)
+		}
+	}
+	tm, bw, err := dev.CopyBandwidth(256<<20, 5)
+	if err != nil || bw < 100e9 {
+		t.Errorf("copy bandwidth %.0f GB/s (%+v), %v", bw/1e9, tm, err)
+	}
+	t.Logf("device copy: %.0f GB/s", bw/1e9)
+}
+
+func TestErrors(t *testing.T) {
+	m, _ := NewMatrix(testCases()[0].coo)
+	sp, err := dev.NewSpMV(m, FP32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sp.Close()
+	if _, err := sp.Op(SPACShared, 256, nil); err == nil {
+		t.Error("a SPAC kernel without a schedule: no error")
+	}
+	if _, err := sp.Op(CSRScalar, 100, nil); err == nil {
+		t.Error("block size 100: no error")
+	}
+	if err := sp.SetX([]float64{1, 2}); err == nil {
+		t.Error("x of the wrong length: no error")
+	}
+	other, _ := NewMatrix(testCases()[1].coo)
+	a, _ := NewScheduleArrays(schedules(t, testCases()[1].coo, 64)["chunks"], "chunks")
+	if _, err := sp.Upload(a); err == nil {
+		t.Errorf("a schedule of a %d x %d matrix accepted for a 1 x 1 one", other.NRows, other.NCols)
+	}
+	if _, err := Open(99); err == nil {
+		t.Error("device 99: no error")
+	}
+	var none *Device
+	if _, err := none.NewSpMV(m, FP64); err == nil || errors.Is(err, ErrNoCUDA) {
+		t.Errorf("a nil device: %v", err)
+	}
+}

@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# The GPU SpMV suite. Runs ON the GPU machine with the binary built here
+# (scripts/gpu-build.sh; that machine needs no Go):
+#   - stand-ins for the SPAC paper's eight matrices at full size (gen:PRESET),
+#   - every .gz matrix in $MATRICES (../shared/matrices is not on the GPU
+#     machine: copy its files into an ignored folder, .kit/matrices, and carry it),
+#   - fp32 and fp64, block sizes 256, 512 and 1024, the SPAC kernels with x in
+#     shared memory (spac-smem) and through the read-only cache (spac-ldg),
+#     against csr-scalar, csr-vector, coo-atomic and cuSPARSE (CSR default and
+#     ALG2, COO).
+# Writes into OUTDIR: report.md (the goals, a summary per input and precision,
+# every row), speedup.svg (best SPAC kernel over cuSPARSE's best CSR),
+# results.csv, log.txt, and where Nsight Compute works ncu.md: measured L1->L2
+# sectors and DRAM bytes next to schedule.Traffic's predicted sectors and the
+# minimum-traffic bytes.
+#
+# Schedules are partitioned JOBS at a time in the background into the
+# schedule cache; the GPU runs go one at a time as their schedules arrive
+# (GPU timings are CUDA events on the GPU alone; the partitioners use CPU
+# cores only).
+#
+# Usage: scripts/gpu-bench.sh OUTDIR [INPUT...]
+#   INPUTs default to gen:PRESET for the eight presets and $MATRICES/*.gz.
+# Env: SPAC (bin/gpu/spac), MATRICES (.kit/matrices, else ../shared/matrices),
+#      BLOCKS (256,512,1024), PRECISIONS (fp32,fp64), ITERS (50), JOBS (cores/2),
+#      NCU (auto: when ncu runs; 0 or 1), NCU_INPUTS (default below), NCU_BLOCK (1024),
+#      SPAC_CACHE_DIR (/tmp/spac-bench-cache), SKIP_PARTITION=1 (cache already full),
+#      DEADLINE (seconds: no GPU run starts later, partitions still running are
+#      stopped, and the report says what was not run; 0 = none).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: scripts/gpu-bench.sh OUTDIR [INPUT...]}
+shift
+spac=${SPAC:-bin/gpu/spac}
+blocks=${BLOCKS:-256,512,1024}
+precisions=${PRECISIONS:-fp32,fp64}
+iters=${ITERS:-50}
+jobs=${JOBS:-$(( ($(nproc) + 1) / 2 ))}
+export SPAC_CACHE_DIR=${SPAC_CACHE_DIR:-/tmp/spac-bench-cache}
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64
+mkdir -p "$out/csv" "$SPAC_CACHE_DIR"
+log=$out/log.txt
+: >"$log"
+[ -x "$spac" ] || { echo "gpu-bench: no binary at $spac (build it with scripts/gpu-build.sh and carry bin/gpu)" >&2; exit 1; }
+"$spac" spmv --help >/dev/null 2>&1 || { echo "gpu-bench: $spac has no spmv command (main.go must add spmvCommand())" >&2; exit 1; }
+
+if [ $# -gt 0 ]; then
+  inputs=("$@")
+else
+  # Largest first: their partitions take longest.
+  inputs=(gen:circuit5M gen:Ga41As41H72 gen:in-2004 gen:cop20k_A gen:cant gen:mc2depi gen:mac_econ_fwd500 gen:scircuit)
+  mdir=${MATRICES:-.kit/matrices}
+  [ -d "$mdir" ] || mdir=../shared/matrices
+  if [ -d "$mdir" ]; then
+    for f in "$mdir"/*.gz; do [ -e "$f" ] && inputs+=("$f"); done
+  else
+    echo "gpu-bench: no matrix folder ($mdir): presets only" | tee -a "$log" >&2
+  fi
+fi
+name() { local n=${1#gen:}; n=$(basename "$n" .gz); echo "${n//[^A-Za-z0-9._-]/_}"; }
+stamp() { date -u +%H:%M:%S; }
+
+{
+  echo "gpu-bench: $(stamp) on $(hostname), $(nproc) cores"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
+  echo "inputs: ${inputs[*]}"
+  echo "block sizes $blocks, precisions $precisions, $iters timed repetitions; $jobs partitions at a time"
+} | tee -a "$log" >&2
+
+# 1. Partitions, JOBS at a time in the background, into the schedule cache
+#    (a CPU-only spmv run builds and stores the schedule it needs; its table
+#    is not kept). Each job leaves NAME-B.done when it ends.
+partition() {
+  local input=$1 b=$2 t0=$SECONDS n
+  n=$(name "$input")
+  if "$spac" spmv "$input" -b "$b" --precision fp64 --cpu-iters 1 --quiet --format csv >/dev/null 2>"$out/csv/$n-$b.part.err"; then
+    echo "partitioned $input B=$b in $((SECONDS - t0)) s"
+  else
+    echo "FAILED partitioning $input B=$b: $(tail -3 "$out/csv/$n-$b.part.err")"
+  fi
+  touch "$out/csv/$n-$b.done"
+}
+export -f partition name
+export spac out
+IFS=, read -ra bs <<<"$blocks"
+t_start=$SECONDS
+deadline=${DEADLINE:-0}   # seconds from the start after which no GPU run starts (0: none)
+if [ "${SKIP_PARTITION:-0}" != 1 ]; then
+  # The slowest first: the largest block count.
+  for input in "${inputs[@]}"; do
+    for b in "${bs[@]}"; do echo "$input $b"; done
+  done | sort -t' ' -k2,2n -s >"$out/csv/jobs.txt"
+  (xargs -P "$jobs" -n 2 bash -c 'partition "$1" "$2"' _ <"$out/csv/jobs.txt" 2>&1 | tee -a "$log" >&2) &
+  part_pid=$!
+else
+  for input in "${inputs[@]}"; do for b in "${bs[@]}"; do touch "$out/csv/$(name "$input")-$b.done"; done; done
+fi
+
+# 2. The GPU runs, one at a time, as the partitions come in: an input whose
+#    schedules are all there runs every block size in one go; otherwise each
+#    block size runs as its schedule arrives (cuSPARSE, which takes none,
+#    with the first).
+status=0
+csvs=()
+gpu_run() { # input blocks methods tag
+  local input=$1 b=$2 methods=$3 tag=$4 n t0=$SECONDS rc left limit
+  n=$(name "$input")
+  limit=900
+  if [ "$deadline" -gt 0 ]; then
+    left=$((deadline - (SECONDS - t_start)))
+    if [ "$left" -le 0 ]; then
+      echo "gpu-bench: $(stamp) $input B=$b: not run: past the deadline (${deadline} s)" | tee -a "$log" >&2
+      return
+    fi
+    limit=$((left + ${GRACE:-90}))
+  fi
+  timeout "$limit" "$spac" spmv "$input" --gpu -b "$b" --precision "$precisions" --methods "$methods" --iters "$iters" \
+    --cpu-iters 1 --format csv >"$out/csv/$n$tag.csv" 2>"$out/csv/$n$tag.err"
+  rc=$?
+  [ $rc -ne 0 ] && status=1
+  echo "gpu-bench: $(stamp) $input B=$b: exit $rc in $((SECONDS - t0)) s; $(grep -c ',gpu,' "$out/csv/$n$tag.csv") GPU rows" | tee -a "$log" >&2
+  [ $rc -ne 0 ] && tail -3 "$out/csv/$n$tag.err" | tee -a "$log" >&2
+  [ -s "$out/csv/$n$tag.csv" ] && csvs+=(--merge "$out/csv/$n$tag.csv")
+}
+all=csr-scalar,csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,cusparse-csr,cusparse-csr-alg2,cusparse-coo
+perblock=csr-scalar,csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4
+# Smallest input first: the GPU works while the large partitions run.
+order=()
+for ((i = ${#inputs[@]} - 1; i >= 0; i--)); do order+=("${inputs[i]}"); done
+for input in "${order[@]}"; do
+  n=$(name "$input")
+  ready=1
+  for b in "${bs[@]}"; do [ -e "$out/csv/$n-$b.done" ] || ready=0; done
+  if [ $ready = 1 ]; then
+    gpu_run "$input" "$blocks" "$all" ""
+    continue
+  fi
+  first=1
+  pending=("${bs[@]}")
+  while [ ${#pending[@]} -gt 0 ]; do
+    rest=()
+    for b in "${pending[@]}"; do
+      if [ -e "$out/csv/$n-$b.done" ]; then
+        if [ $first = 1 ]; then gpu_run "$input" "$b" "$all" "-$b"; first=0; else gpu_run "$input" "$b" "$perblock" "-$b"; fi
+      else
+        rest+=("$b")
+      fi
+    done
+    pending=("${rest[@]}")
+    if [ ${#pending[@]} -gt 0 ]; then
+      if [ "$deadline" -gt 0 ] && [ $((SECONDS - t_start)) -ge "$deadline" ]; then
+        echo "gpu-bench: $(stamp) $input B=${pending[*]}: not run: the partitions did not finish before the deadline (${deadline} s)" | tee -a "$log" >&2
+        break
+      fi
+      sleep 2
+    fi
+  done
+done
+# Without a deadline every partition has ended here; with one, those still
+# running end with the call.
+[ -n "${part_pid:-}" ] && [ "$deadline" = 0 ] && wait "$part_pid"
+[ ${#csvs[@]} -gt 0 ] || { echo "gpu-bench: no results" >&2; exit 1; }
+"$spac" spmv "${csvs[@]}" --report "$out" --title "SpMV on the GPU: SPAC schedules against cuSPARSE" 2>>"$log"
+
+{
+  echo
+  echo "## How these numbers were made"
+  echo
+  echo '```sh'
+  echo "# on the GPU machine ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)), $(date -u +%Y-%m-%d)"
+  echo "BLOCKS=$blocks PRECISIONS=$precisions ITERS=$iters scripts/gpu-bench.sh $out ${*:-}"
+  echo "# per input:"
+  echo "$spac spmv INPUT --gpu -b $blocks --precision $precisions --iters $iters --cpu-iters 1 --format csv"
+  echo '```'
+  echo
+  echo "Schedules: SPAC (METIS through split-and-connect, default options, seed 1), one per block size, built with the"
+  echo "48 KiB shared-memory budget and auto overflow policy. Times do not include partitioning (see log.txt)."
+  if grep -qE "not run|FAILED" "$log"; then
+    echo
+    echo "Not run in this call:"
+    echo
+    grep -E "not run|FAILED" "$log" | sed 's/^gpu-bench: [0-9:]* /- /; s/^FAILED/- FAILED/'
+  fi
+  echo
+  echo "Partition times (CPU, on the GPU machine, JOBS=$jobs at a time):"
+  echo
+  grep -E "^partitioned" "$log" | sed 's/^/- /'
+
+} >>"$out/report.md"
+
+# 3. Counters, where Nsight Compute works.
+ncu_ok=0
+if [ "${NCU:-auto}" != 0 ] && command -v ncu >/dev/null 2>&1; then
+  ncu_ok=1
+fi
+if [ $ncu_ok = 1 ]; then
+  ncu_inputs=(${NCU_INPUTS:-gen:scircuit gen:mc2depi gen:cant gen:mac_econ_fwd500 gen:cop20k_A})
+  nb=${NCU_BLOCK:-1024}
+  metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+  metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+  metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum
+  metrics+=,lts__t_sectors_srcunit_tex.sum
+  mkdir -p "$out/ncu"
+  for input in "${ncu_inputs[@]}"; do
+    n=$(name "$input")
+    for methods in csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4 cusparse-csr cusparse-csr-alg2 cusparse-coo; do
+      tag=${methods%%,*}
+      t0=$SECONDS
+      timeout 240 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" -k 'regex:^(?!spmv_spin)' \
+        --log-file "$out/ncu/$n.$tag.ncu.csv" \
+        "$spac" spmv "$input" --gpu -b "$nb" --precision fp64 --methods "$methods" --iters 1 --warmup 0 --cpu-iters 1 \
+        --quiet --format csv >"$out/ncu/$n.$tag.csv" 2>"$out/ncu/$n.$tag.err"
+      echo "gpu-bench: $(stamp) ncu $input $methods: exit $? in $((SECONDS - t0)) s" | tee -a "$log" >&2
+    done
+  done
+  python3 - "$out" "$nb" "${ncu_inputs[@]}" >"$out/ncu.md" 2>>"$log" <<'PY' || echo "gpu-bench: the ncu summary failed (see log.txt)" >&2
+import csv, glob, os, re, sys
+out, nb, inputs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+def name(i):
+    n = i[4:] if i.startswith("gen:") else i
+    n = os.path.basename(n)
+    n = n[:-3] if n.endswith(".gz") else n
+    return re.sub(r"[^A-Za-z0-9._-]", "_", n)
+def num(v):
+    try: return float(v.replace(",", ""))
+    except ValueError: return None
+ours = {"spmv_csr_scalar_f64": "csr-scalar", "spmv_csr_vector_f64": "csr-vector", "spmv_coo_atomic_f64": "coo-atomic",
+        "spmv_spac_smem_f64": "spac-smem", "spmv_spac_ldg_f64": "spac-ldg", "spmv_zero_rows_f64": "zero-rows",
+        "spmv_spac_smem_x4_f64": "spac-smem-x4", "spmv_spac_ldg_x4_f64": "spac-ldg-x4"}
+print("## Measured traffic (Nsight Compute) against the model\n")
+print(f"fp64, block size {nb}, one product per kernel (the last launch of each kernel: the first is the check). "
+      "L1 sectors: l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st,red,atom}, the 32-byte sectors the load/store units request, "
+      "which schedule.Traffic predicts (coo-atomic: its default kernel; spac-*: the optimized kernel; zero-rows not modelled). "
+      "L2 sectors: lts__t_sectors_srcunit_tex (L1 misses reaching L2). DRAM: dram__bytes_read + write. "
+      "Minimum: the minimum-traffic bytes of the product. Times under the profiler (clocks not locked).\n")
+print("| input | kernel (launch) | time us | L1 sectors | predicted | meas/pred | L2 sectors | DRAM MB | minimum MB | DRAM/min |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+for inp in inputs:
+    n = name(inp)
+    pred, minb = {}, None
+    for f in glob.glob(f"{out}/ncu/{n}.*.csv"):
+        if f.endswith(".ncu.csv"): continue
+        for r in csv.DictReader(open(f)):
+            if r.get("precision") == "fp64" and r.get("device") == "gpu":
+                minb = int(r["min_bytes"])
+                if int(r["predicted_bytes"] or 0) > 0 and int(r["block_size"]) == nb:
+                    pred[r["kernel"]] = int(r["predicted_bytes"]) // 32
+    for f in sorted(glob.glob(f"{out}/ncu/{n}.*.ncu.csv")):
+        lines = [l for l in open(f) if l.startswith('"')]
+        if len(lines) < 3: continue
+        rows = list(csv.reader(lines))
+        hdr, data = rows[0], rows[2:]
+        col = {h: i for i, h in enumerate(hdr)}
+        last = {}
+        for r in data:
+            k = r[col["Kernel Name"]]
+            last[k] = r
+        for k, r in last.items():
+            g = lambda m: num(r[col[m]]) if m in col else None
+            t = g("gpu__time_duration.sum")
+            l1 = sum(g(f"l1tex__t_sectors_pipe_lsu_mem_global_op_{o}.sum") or 0 for o in ("ld", "st", "red", "atom"))
+            l2 = g("lts__t_sectors_srcunit_tex.sum")
+            dram = (g("dram__bytes_read.sum") or 0) + (g("dram__bytes_write.sum") or 0)
+            label = ours.get(k, k[:40])
+            p = pred.get(label)
+            us = t / 1000 if t is not None else 0  # base units: ns
+            print(f"| {inp} | {label} | {us:.1f} | {l1:.0f} | {p if p else '-'} | {l1/p:.2f} | {l2:.0f} | {dram/1e6:.2f} | {minb/1e6 if minb else 0:.2f} | {dram/minb if minb else 0:.2f} |"
+                  if p else
+                  f"| {inp} | {label} | {us:.1f} | {l1:.0f} | - | - | {l2:.0f} | {dram/1e6:.2f} | {minb/1e6 if minb else 0:.2f} | {dram/minb if minb else 0:.2f} |")
+PY
+  if [ -s "$out/ncu.md" ]; then
+    { echo; cat "$out/ncu.md"; } >>"$out/report.md"
+  fi
+else
+  echo "gpu-bench: Nsight Compute (ncu) not found or NCU=0: no counters" | tee -a "$log" >&2
+fi
+echo "gpu-bench: $(stamp) wrote $out/report.md" | tee -a "$log" >&2
+exit $status

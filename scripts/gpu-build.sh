@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the CUDA binary of spac on a Debian machine with Go: no nvcc, no GPU
+# and no CUDA installation needed. Fetches CUDA 11.8's cuda.h and a libcuda
+# to link against into .kit/ (scripts/cuda-kit.sh, nothing installed
+# system-wide), then builds with the cuda build tag:
+#   bin/gpu/spac       the command line with the GPU runner (spac spmv --gpu)
+#   bin/gpu/gpu.test   the GPU tests (run on the GPU machine: bin/gpu/gpu.test -test.v)
+#   bin/gpu/lib/       libmetis.so.5, which the binaries find through their
+#                      rpath ($ORIGIN/lib): the GPU machine needs no METIS
+# Carry bin/gpu to the GPU machine; it needs the NVIDIA driver (libcuda.so.1)
+# and, for the cuSPARSE rows, libcusparse (found at run time). The kernels'
+# PTX is embedded (gpu/kernels/spmv.ptx; 'make ptx' regenerates it with nvcc).
+#
+# Usage: scripts/gpu-build.sh        Env: KIT (default .kit), OUT (default bin/gpu)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kit=${KIT:-.kit}
+out=${OUT:-bin/gpu}
+scripts/setup.sh
+scripts/cuda-kit.sh "$kit"
+kit=$(cd "$kit" && pwd)
+export CGO_ENABLED=1
+export CGO_CFLAGS="-I$kit/cuda/usr/include ${CGO_CFLAGS:-}"
+# $ORIGIN stays literal: the linker records it, the loader expands it.
+export CGO_LDFLAGS="-L$kit/cuda/usr/lib/x86_64-linux-gnu/nvidia/current -Wl,-rpath,\$ORIGIN/lib ${CGO_LDFLAGS:-}"
+mkdir -p "$out/lib"
+metis=$(ldconfig -p | awk '/libmetis\.so\.5 .*x86-64/ {print $NF; exit}')
+[ -n "$metis" ] || metis=$(ls /usr/lib/x86_64-linux-gnu/libmetis.so.5 2>/dev/null || true)
+[ -n "$metis" ] || { echo "gpu-build: libmetis.so.5 not found (scripts/setup.sh installs libmetis-dev)" >&2; exit 1; }
+cp -L "$metis" "$out/lib/libmetis.so.5"
+go build -tags cuda ${GOFLAGS_GPU:-} -o "$out/spac" ./cmd/spac
+go test -c -tags cuda ${GOFLAGS_GPU:-} -o "$out/gpu.test" ./gpu
+grep -q '\.entry' gpu/kernels/spmv.ptx || echo "gpu-build: warning: gpu/kernels/spmv.ptx holds no kernel yet: run 'make ptx' on a machine with nvcc, or set SPAC_PTX at run time" >&2
+echo "gpu-build: built $out/spac and $out/gpu.test (needs libcuda.so.1 from the NVIDIA driver; carry all of $out)" >&2
+ldd "$out/spac" | awk '/not found/ && !/libcuda/ {bad=1; print "gpu-build: unresolved: " $0 > "/dev/stderr"} END {exit bad}'

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/csv"
 	"path/filepath"
 	"strings"
@@ -9,22 +8,6 @@ import (
 
 	"github.com/spac-gpu/spac/apps/cfd"
 )
-
-// executeCFD runs the command line with the cfd command registered (as
-// newRoot will once it adds cfdCommand).
-func executeCFD(t *testing.T, args ...string) (string, int, error) {
-	t.Helper()
-	root := newRoot()
-	if c, _, err := root.Find([]string{"cfd"}); err != nil || c == root {
-		root.AddCommand(cfdCommand())
-	}
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&out)
-	root.SetArgs(args)
-	err := root.Execute()
-	return out.String(), exitCode(err), err
-}
 
 func TestCFDExitCodes(t *testing.T) {
 	dir := t.TempDir()
@@ -53,7 +36,7 @@ func TestCFDExitCodes(t *testing.T) {
 		{"gen of a file", []string{"cfd", "gen", "x.domn", "-o", "-"}, 2, "neither a preset"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, code, err := executeCFD(t, tc.args...)
+			out, code, err := execute(t, tc.args...)
 			text := out
 			if err != nil {
 				text += err.Error()
@@ -68,7 +51,7 @@ func TestCFDExitCodes(t *testing.T) {
 // gen writes a mesh that cfd reads back as the same mesh and runs the same.
 func TestCFDGenRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.domn")
-	if _, code, err := executeCFD(t, "cfd", "gen", "mesh:n=700", "--seed", "4", "-o", path); code != 0 {
+	if _, code, err := execute(t, "cfd", "gen", "mesh:n=700", "--seed", "4", "-o", path); code != 0 {
 		t.Fatal(err)
 	}
 	read, err := cfd.OpenDomn(path)
@@ -81,7 +64,7 @@ func TestCFDGenRoundTrip(t *testing.T) {
 	if !read.Equal(gen) {
 		t.Fatal("mesh read back differs from the generated one")
 	}
-	out, code, err := executeCFD(t, "cfd", path, "-n", "3", "--format", "csv", "--precision", "fp32,fp64", "-b", "64,128", "--quiet")
+	out, code, err := execute(t, "cfd", path, "-n", "3", "--format", "csv", "--precision", "fp32,fp64", "-b", "64,128", "--quiet")
 	if code != 0 {
 		t.Fatal(err)
 	}
@@ -93,11 +76,11 @@ func TestCFDGenRoundTrip(t *testing.T) {
 	if len(recs) != 7 || recs[0][0] != "mesh" || recs[1][0] != "m.domn" {
 		t.Fatalf("csv:\n%s", out)
 	}
-	out, code, err = executeCFD(t, "cfd", path, "-n", "0", "-b", "64,128", "--method", "spac,default", "--quiet")
+	out, code, err = execute(t, "cfd", path, "-n", "0", "-b", "64,128", "--method", "spac,default", "--quiet")
 	if code != 0 || !strings.Contains(out, "default") || strings.Contains(out, "iterations on the CPU") {
 		t.Fatalf("partition-only run: exit %d, %v\n%s", code, err, out)
 	}
-	if out, code, _ := executeCFD(t, "cfd", "gen", "--list"); code != 0 || !strings.Contains(out, "missile-0.2m") {
+	if out, code, _ := execute(t, "cfd", "gen", "--list"); code != 0 || !strings.Contains(out, "missile-0.2m") {
 		t.Errorf("gen --list: %s", out)
 	}
 }

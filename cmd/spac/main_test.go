@@ -11,17 +11,28 @@ import (
 	"testing"
 )
 
-// execute runs the command line with args and returns stdout and the exit
-// status main would give.
-func execute(t *testing.T, args ...string) (string, int, error) {
+// executeStreams runs the command line with args as main would: it returns
+// what went to standard output and standard error (an error appended to the
+// latter, as main prints it) and the exit status.
+func executeStreams(t *testing.T, args ...string) (stdout, stderr string, code int, err error) {
 	t.Helper()
 	root := newRoot()
-	var out bytes.Buffer
+	var out, errOut bytes.Buffer
 	root.SetOut(&out)
-	root.SetErr(&out)
+	root.SetErr(&errOut)
 	root.SetArgs(args)
-	err := root.Execute()
-	return out.String(), exitCode(err), err
+	err = root.Execute()
+	if err != nil {
+		errOut.WriteString("error: " + err.Error())
+	}
+	return out.String(), errOut.String(), exitCode(err), err
+}
+
+// execute is executeStreams with both streams in one string.
+func execute(t *testing.T, args ...string) (string, int, error) {
+	t.Helper()
+	out, errOut, code, err := executeStreams(t, args...)
+	return out + errOut, code, err
 }
 
 // a 6x6 matrix in Matrix Market form with two dense diagonal blocks.

@@ -6,27 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/spf13/cobra"
 )
-
-// executeSchedule runs the schedule commands on a root of their own, so the
-// tests do not depend on how main.go wires them.
-func executeSchedule(t *testing.T, args ...string) (string, int, error) {
-	t.Helper()
-	root := &cobra.Command{Use: "spac", SilenceUsage: true, SilenceErrors: true}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(scheduleCommands()...)
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&out)
-	root.SetArgs(args)
-	err := root.Execute()
-	if err != nil {
-		out.WriteString("error: " + err.Error())
-	}
-	return out.String(), exitCode(err), err
-}
 
 func TestScheduleCommand(t *testing.T) {
 	t.Setenv("SPAC_CACHE_DIR", filepath.Join(t.TempDir(), "cache"))
@@ -37,7 +17,7 @@ func TestScheduleCommand(t *testing.T) {
 	npy := filepath.Join(dir, "npy")
 	text := filepath.Join(dir, "a.txt")
 
-	out, code, err := executeSchedule(t, "schedule", in, "--method", "greedy", "-b", "4", "-o", sched, "--npy", npy, "--text", text, "--quiet")
+	out, code, err := execute(t, "schedule", in, "--method", "greedy", "-b", "4", "-o", sched, "--npy", npy, "--text", text, "--quiet")
 	if code != 0 {
 		t.Fatalf("schedule: exit %d, %v\n%s", code, err, out)
 	}
@@ -53,25 +33,25 @@ func TestScheduleCommand(t *testing.T) {
 		t.Errorf("text listing: %v", err)
 	}
 	// The second run comes from the cache.
-	out, code, _ = executeSchedule(t, "schedule", in, "--method", "greedy", "-b", "4", "--quiet")
+	out, code, _ = execute(t, "schedule", in, "--method", "greedy", "-b", "4", "--quiet")
 	if code != 0 || !strings.Contains(out, "partition time   cached") {
 		t.Errorf("second run not cached (exit %d):\n%s", code, out)
 	}
-	out, code, _ = executeSchedule(t, "schedule", in, "--method", "greedy", "-b", "4", "--quiet", "--no-cache")
+	out, code, _ = execute(t, "schedule", in, "--method", "greedy", "-b", "4", "--quiet", "--no-cache")
 	if code != 0 || strings.Contains(out, "cached") {
 		t.Errorf("--no-cache used the cache (exit %d):\n%s", code, out)
 	}
-	out, code, _ = executeSchedule(t, "schedule", "--clear-cache")
+	out, code, _ = execute(t, "schedule", "--clear-cache")
 	if code != 0 || !strings.Contains(out, "removed 1 cached schedules") {
 		t.Errorf("--clear-cache (exit %d): %s", code, out)
 	}
 
-	out, code, _ = executeSchedule(t, "inspect", sched, "--matrix", in, "--quiet")
+	out, code, _ = execute(t, "inspect", sched, "--matrix", in, "--quiet")
 	if code != 0 || !strings.Contains(out, "matches the fingerprint") || !strings.Contains(out, "demand histogram") {
 		t.Errorf("inspect (exit %d):\n%s", code, out)
 	}
 	t.Logf("inspect output:\n%s", out)
-	out, code, _ = executeSchedule(t, "inspect", sched, "--matrix", other, "--quiet")
+	out, code, _ = execute(t, "inspect", sched, "--matrix", other, "--quiet")
 	if code != 1 || !strings.Contains(out, "another matrix") {
 		t.Errorf("inspect against another matrix: exit %d\n%s", code, out)
 	}
@@ -90,12 +70,12 @@ func TestScheduleCommand(t *testing.T) {
 	} {
 		bad := filepath.Join(dir, "bad.sched")
 		os.WriteFile(bad, c.data, 0o644)
-		out, code, _ := executeSchedule(t, "inspect", bad)
+		out, code, _ := execute(t, "inspect", bad)
 		if code != 1 || !strings.Contains(out, c.want) || !strings.Contains(out, bad) {
 			t.Errorf("%s: exit %d, want 1 and %q naming the file:\n%s", c.name, code, c.want, out)
 		}
 	}
-	if _, code, _ := executeSchedule(t, "inspect", filepath.Join(dir, "none.sched")); code != 1 {
+	if _, code, _ := execute(t, "inspect", filepath.Join(dir, "none.sched")); code != 1 {
 		t.Errorf("missing file: exit %d", code)
 	}
 }
@@ -127,7 +107,7 @@ func TestScheduleUsage(t *testing.T) {
 		{"inspect no file", []string{"inspect"}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, code, _ := executeSchedule(t, tc.args...)
+			out, code, _ := execute(t, tc.args...)
 			if code != tc.want {
 				t.Errorf("exit %d, want %d:\n%s", code, tc.want, out)
 			}

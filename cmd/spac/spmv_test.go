@@ -1,40 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
 	"github.com/spac-gpu/spac/apps"
 	"github.com/spac-gpu/spac/gpu"
 )
 
-// executeSpMV runs the spmv command on a root of its own, so the tests do
-// not depend on how main.go wires it.
-func executeSpMV(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	root := &cobra.Command{Use: "spac", SilenceUsage: true, SilenceErrors: true}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(spmvCommand())
-	var out, errOut bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs(args)
-	err := root.Execute()
-	if err != nil {
-		errOut.WriteString("error: " + err.Error())
-	}
-	return out.String(), errOut.String(), exitCode(err)
-}
-
 func TestSpMVCommandCPU(t *testing.T) {
 	t.Setenv("SPAC_CACHE_DIR", filepath.Join(t.TempDir(), "cache"))
 	in := writeFile(t, "a.mtx", small)
-	out, errOut, code := executeSpMV(t, "spmv", in, "-b", "32,64", "--precision", "both", "--schedules", "spac,greedy", "--quiet")
+	out, errOut, code, _ := executeStreams(t, "spmv", in, "-b", "32,64", "--precision", "both", "--schedules", "spac,greedy", "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, out, errOut)
 	}
@@ -47,7 +26,7 @@ func TestSpMVCommandCPU(t *testing.T) {
 		t.Errorf("a CPU row disagrees with the reference:\n%s", out)
 	}
 	// The second run finds the schedules in the cache.
-	_, _, code = executeSpMV(t, "spmv", in, "-b", "32", "--schedules", "greedy")
+	_, _, code, _ = executeStreams(t, "spmv", in, "-b", "32", "--schedules", "greedy")
 	if code != 0 {
 		t.Fatalf("second run: exit %d", code)
 	}
@@ -59,7 +38,7 @@ func TestSpMVCommandGPUWithoutCUDA(t *testing.T) {
 	}
 	t.Setenv("SPAC_CACHE_DIR", filepath.Join(t.TempDir(), "cache"))
 	in := writeFile(t, "a.mtx", small)
-	out, errOut, code := executeSpMV(t, "spmv", in, "--gpu", "-b", "32", "--quiet")
+	out, errOut, code, _ := executeStreams(t, "spmv", in, "--gpu", "-b", "32", "--quiet")
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -74,7 +53,7 @@ func TestSpMVCommandGPUWithoutCUDA(t *testing.T) {
 func TestSpMVCommandFormatsAndReport(t *testing.T) {
 	t.Setenv("SPAC_CACHE_DIR", filepath.Join(t.TempDir(), "cache"))
 	dir := t.TempDir()
-	out, errOut, code := executeSpMV(t, "spmv", "gen:stencil2d:nx=12,ny=10,points=5", writeFile(t, "a.mtx", small), "-b", "32", "--format", "csv", "--quiet")
+	out, errOut, code, _ := executeStreams(t, "spmv", "gen:stencil2d:nx=12,ny=10,points=5", writeFile(t, "a.mtx", small), "-b", "32", "--format", "csv", "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -94,7 +73,7 @@ func TestSpMVCommandFormatsAndReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	report := filepath.Join(dir, "report")
-	if _, errOut, code := executeSpMV(t, "spmv", "--merge", csvPath, "--report", report, "--title", "Test report"); code != 0 {
+	if _, errOut, code, _ := executeStreams(t, "spmv", "--merge", csvPath, "--report", report, "--title", "Test report"); code != 0 {
 		t.Fatalf("render: exit %d: %s", code, errOut)
 	}
 	for _, f := range []string{"report.md", "speedup.svg", "results.csv"} {
@@ -107,7 +86,7 @@ func TestSpMVCommandFormatsAndReport(t *testing.T) {
 	if !strings.Contains(string(md), "# Test report") || !strings.Contains(string(md), "a.mtx") {
 		t.Errorf("report:\n%s", md)
 	}
-	out, _, code = executeSpMV(t, "spmv", writeFile(t, "a.mtx", small), "-b", "32", "--format", "json", "--quiet")
+	out, _, code, _ = executeStreams(t, "spmv", writeFile(t, "a.mtx", small), "-b", "32", "--format", "json", "--quiet")
 	if code != 0 || !strings.HasPrefix(strings.TrimSpace(out), "[") {
 		t.Errorf("json: exit %d: %s", code, out)
 	}
@@ -136,12 +115,12 @@ func TestSpMVCommandUsage(t *testing.T) {
 		{"unknown flag", []string{"spmv", in, "--bogus"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, errOut, code := executeSpMV(t, tc.args...); code != 2 {
+			if _, errOut, code, _ := executeStreams(t, tc.args...); code != 2 {
 				t.Errorf("exit %d, want 2: %s", code, errOut)
 			}
 		})
 	}
-	if _, _, code := executeSpMV(t, "spmv", filepath.Join(t.TempDir(), "missing.mtx")); code != 1 {
+	if _, _, code, _ := executeStreams(t, "spmv", filepath.Join(t.TempDir(), "missing.mtx")); code != 1 {
 		t.Errorf("a missing file: exit %d, want 1", code)
 	}
 }

@@ -103,15 +103,9 @@ var ioEdgeListErrorCases = []struct {
 func TestReadEdgeListErrors(t *testing.T) {
 	for _, tt := range ioEdgeListErrorCases {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := ReadEdgeList(strings.NewReader(tt.in), "bad.txt", tt.opt)
-			if err == nil {
-				t.Fatalf("no error; read %d x %d with %d entries", m.NRows, m.NCols, m.NNZ())
-			}
-			prefix := fmt.Sprintf("reading bad.txt line %d: ", tt.line)
-			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("got %q, want %q...%q", err, prefix, tt.want)
-			}
-			t.Logf("%s", err)
+			checkReadError(t, "bad.txt", tt.line, tt.want, func() (*COO, error) {
+				return ReadEdgeList(strings.NewReader(tt.in), "bad.txt", tt.opt)
+			})
 		})
 	}
 }

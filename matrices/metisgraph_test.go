@@ -2,7 +2,6 @@ package matrices
 
 import (
 	"bytes"
-	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -80,15 +79,9 @@ var ioMETISErrorCases = []struct {
 func TestReadMETISGraphErrors(t *testing.T) {
 	for _, tt := range ioMETISErrorCases {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := ReadMETISGraph(strings.NewReader(tt.in), "bad.graph")
-			if err == nil {
-				t.Fatalf("no error; read %d x %d with %d entries", m.NRows, m.NCols, m.NNZ())
-			}
-			prefix := fmt.Sprintf("reading bad.graph line %d: ", tt.line)
-			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("got %q, want %q...%q", err, prefix, tt.want)
-			}
-			t.Logf("%s", err)
+			checkReadError(t, "bad.graph", tt.line, tt.want, func() (*COO, error) {
+				return ReadMETISGraph(strings.NewReader(tt.in), "bad.graph")
+			})
 		})
 	}
 }

@@ -291,18 +291,27 @@ var ioMMErrorCases = []struct {
 	{"array two values on a line", "%%MatrixMarket matrix array real general\n2 1\n1 2\n", 3, "end of line"},
 }
 
+// checkReadError runs a reader on a malformed input and checks that the
+// error names the file and the line and says what was expected.
+func checkReadError(t *testing.T, file string, line int, want string, read func() (*COO, error)) {
+	t.Helper()
+	m, err := read()
+	if err == nil {
+		t.Fatalf("no error; read %d x %d with %d entries", m.NRows, m.NCols, m.NNZ())
+	}
+	prefix := fmt.Sprintf("reading %s line %d: ", file, line)
+	if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %q, want %q...%q", err, prefix, want)
+	}
+	t.Logf("%s", err)
+}
+
 func TestReadMatrixMarketErrors(t *testing.T) {
 	for _, tt := range ioMMErrorCases {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := ReadMatrixMarket(strings.NewReader(tt.in), "bad.mtx")
-			if err == nil {
-				t.Fatalf("no error; read %d x %d with %d entries", m.NRows, m.NCols, m.NNZ())
-			}
-			prefix := fmt.Sprintf("reading bad.mtx line %d: ", tt.line)
-			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("got %q, want %q...%q", err, prefix, tt.want)
-			}
-			t.Logf("%s", err)
+			checkReadError(t, "bad.mtx", tt.line, tt.want, func() (*COO, error) {
+				return ReadMatrixMarket(strings.NewReader(tt.in), "bad.mtx")
+			})
 		})
 	}
 }

@@ -445,6 +445,22 @@ func FuzzParseFloat(f *testing.F) {
 	})
 }
 
+// fuzzRead checks what a reader made of a fuzzed input: an error must name
+// the line, a matrix must be valid. It reports whether there is a matrix.
+func fuzzRead(t *testing.T, m *COO, err error) bool {
+	t.Helper()
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), "reading fuzz line ") {
+			t.Fatalf("error without file and line: %v", err)
+		}
+		return false
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatalf("read an invalid matrix: %v", err)
+	}
+	return true
+}
+
 func FuzzReadMatrixMarket(f *testing.F) {
 	f.Add("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n")
 	f.Add("%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n1 1 3 0\n2 1 1 2\n")
@@ -454,14 +470,8 @@ func FuzzReadMatrixMarket(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		m, err := ReadMatrixMarket(strings.NewReader(in), "fuzz")
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "reading fuzz line ") {
-				t.Fatalf("error without file and line: %v", err)
-			}
+		if !fuzzRead(t, m, err) {
 			return
-		}
-		if err := m.Validate(); err != nil {
-			t.Fatalf("read an invalid matrix: %v", err)
 		}
 		if m.Symmetry != General && m.NRows != m.NCols {
 			t.Fatalf("%v matrix is %d x %d", m.Symmetry, m.NRows, m.NCols)

@@ -64,10 +64,12 @@ const (
 	// Walk chains a vertex's clones by a walk around the vertex through its
 	// neighbours' own adjacency, each step to a neighbour adjacent to the
 	// last one (on a planar mesh: the angular order), and closes the chain
-	// into a cycle. Tasks reaching the same neighbour stay together.
-	// Neighbours of degree above walkMaxDegree are not asked for their
-	// adjacency, so the cost is bounded; in a bipartite graph no two
-	// neighbours are adjacent and the walk is Cycle. It gave the fewest
+	// into a cycle. Tasks reaching the same neighbour stay together, and
+	// ties go to the smaller neighbour id, so the chain depends on the graph
+	// and not on the order its edges came in. Neighbours of degree above
+	// walkMaxDegree are not asked for their adjacency, so the cost is
+	// bounded; in a bipartite graph no two neighbours are adjacent and the
+	// walk is the neighbour order closed into a cycle. It gave the fewest
 	// copies (scripts/variants.sh), so it is the zero value.
 	Walk Order = iota
 	// Cycle chains them by edge index and closes the path into a cycle, as
@@ -76,7 +78,8 @@ const (
 	// ByIndex chains them by edge index into a path, as the paper describes.
 	ByIndex
 	// ByNeighbour chains them by the index of the edge's other endpoint, so
-	// that tasks leading to nearby data objects sit next to each other.
+	// that tasks leading to nearby data objects sit next to each other, as
+	// an open path.
 	ByNeighbour
 )
 
@@ -127,38 +130,39 @@ func (w *WeightedGraph) NumVertices() int { return len(w.Xadj) - 1 }
 // as CSR lists that share inc's offsets. ByIndex and Cycle reuse inc.Edge.
 func paths(g *matrices.Graph, inc *matrices.Incidence, order Order) []int32 {
 	switch order {
-	case Walk:
-		if g.Model == matrices.ModelSpMV {
-			return inc.Edge // bipartite: no two neighbours are adjacent, the walk is the cycle
-		}
-		return walkPaths(inc)
 	case ByNeighbour:
-	default:
-		return inc.Edge
+		edge, _ := byNeighbour(inc)
+		return edge
+	case Walk:
+		edge, other := byNeighbour(inc)
+		if g.Model == matrices.ModelSpMV {
+			return edge // bipartite: no two neighbours are adjacent, the walk is the sorted cycle
+		}
+		return walk(inc, edge, other)
 	}
-	out := slices.Clone(inc.Edge)
-	type pair struct{ other, edge int32 }
-	var buf []pair
-	for v := 0; v+1 < len(inc.Offsets); v++ {
-		lo, hi := inc.Offsets[v], inc.Offsets[v+1]
-		if hi-lo < 3 {
-			continue // one or two clones: every order is the same path
-		}
-		buf = buf[:0]
-		for i := lo; i < hi; i++ {
-			buf = append(buf, pair{inc.Other[i], inc.Edge[i]})
-		}
-		slices.SortFunc(buf, func(a, b pair) int {
-			if a.other != b.other {
-				return int(a.other - b.other)
-			}
-			return int(a.edge - b.edge)
-		})
-		for i, p := range buf {
-			out[lo+int32(i)] = p.edge
+	return inc.Edge
+}
+
+// byNeighbour returns every vertex's incident edges sorted by the other
+// endpoint, ties by edge index, with the other endpoints in that order, as
+// CSR lists sharing inc's offsets. Unlike the index order it depends on the
+// graph alone, not on the order its edges came in (an unsorted edge list
+// makes the index order random). Linear: two counting sorts.
+func byNeighbour(inc *matrices.Incidence) (edge, other []int32) {
+	n := len(inc.Offsets) - 1
+	owner := make([]int32, len(inc.Edge))
+	for v := 0; v < n; v++ {
+		for i := inc.Offsets[v]; i < inc.Offsets[v+1]; i++ {
+			owner[i] = int32(v)
 		}
 	}
-	return out
+	order := matrices.RowMajor(owner, inc.Other, n, n)
+	edge = make([]int32, len(order))
+	other = make([]int32, len(order))
+	for i, j := range order {
+		edge[i], other[i] = inc.Edge[j], inc.Other[j]
+	}
+	return edge, other
 }
 
 // forEachLink calls link(a, b) for every auxiliary edge: consecutive edges
@@ -321,71 +325,55 @@ func Omega(g *matrices.Graph, inc *matrices.Incidence, f Formulation, vertexPart
 	return part, nil
 }
 
-// walkPaths orders every vertex's edges by a walk through its neighbours:
-// from the neighbour of its first edge, each step goes to the first
-// unvisited neighbour adjacent to the current one, or, where there is none,
-// to the first unvisited neighbour in edge order. All edges reaching one
-// neighbour are emitted together, in edge order.
-func walkPaths(inc *matrices.Incidence) []int32 {
+// walk orders every vertex's edges, given sorted by neighbour (edge,
+// other), by a walk through its neighbours: from the smallest, each step
+// goes to the smallest unvisited neighbour adjacent to the current one, or,
+// where there is none, to the smallest unvisited neighbour. A neighbour's
+// edges are contiguous in the sorted lists and are emitted together.
+func walk(inc *matrices.Incidence, edge, other []int32) []int32 {
 	n := len(inc.Offsets) - 1
-	out := make([]int32, 0, len(inc.Edge))
+	out := make([]int32, 0, len(edge))
 	stamp := make([]int32, n) // stamp[u] = v+1 while u is a neighbour of v
-	slot := make([]int32, n)  // u's index in v's neighbour list
-	var nbrs []int32          // v's distinct neighbours, first seen first
-	var first, next []int32   // per neighbour: its edges as a linked list
+	slot := make([]int32, n)  // u's group among v's neighbours
+	var start []int32         // group s is edge[start[s]:start[s+1]] (offsets from lo)
 	var visited []bool
 	for v := 0; v < n; v++ {
 		lo, hi := inc.Offsets[v], inc.Offsets[v+1]
 		if hi-lo > walkMaxDegree || hi-lo < 3 {
-			out = append(out, inc.Edge[lo:hi]...)
+			out = append(out, edge[lo:hi]...)
 			continue
 		}
 		mark := int32(v + 1)
-		nbrs, first, next = nbrs[:0], first[:0], next[:0]
-		last := make([]int32, 0, hi-lo)
+		start = start[:0]
 		for i := lo; i < hi; i++ {
-			u := inc.Other[i]
-			next = append(next, -1)
-			if stamp[u] != mark {
-				stamp[u], slot[u] = mark, int32(len(nbrs))
-				nbrs = append(nbrs, u)
-				first = append(first, i-lo)
-				last = append(last, i-lo)
-				continue
-			}
-			s := slot[u]
-			next[last[s]] = i - lo
-			last[s] = i - lo
-		}
-		visited = append(visited[:0], make([]bool, len(nbrs))...)
-		emit := func(s int32) {
-			visited[s] = true
-			for j := first[s]; j >= 0; j = next[j] {
-				out = append(out, inc.Edge[lo+j])
+			if u := other[i]; stamp[u] != mark {
+				stamp[u], slot[u] = mark, int32(len(start))
+				start = append(start, i-lo)
 			}
 		}
-		cur := int32(0)
-		emit(cur)
-		for done := 1; done < len(nbrs); done++ {
+		groups := len(start)
+		start = append(start, hi-lo)
+		visited = append(visited[:0], make([]bool, groups)...)
+		cur, smallest := int32(0), int32(0)
+		for done := 0; done < groups; done++ {
+			visited[cur] = true
+			out = append(out, edge[lo+start[cur]:lo+start[cur+1]]...)
 			step := int32(-1)
-			if u := nbrs[cur]; inc.Degree(int(u)) <= walkMaxDegree {
+			if u := other[lo+start[cur]]; inc.Degree(int(u)) <= walkMaxDegree {
 				for i := inc.Offsets[u]; i < inc.Offsets[u+1]; i++ {
-					if w := inc.Other[i]; stamp[w] == mark && !visited[slot[w]] {
+					if w := other[i]; stamp[w] == mark && !visited[slot[w]] {
 						step = slot[w]
 						break
 					}
 				}
 			}
 			if step < 0 {
-				for s := range visited {
-					if !visited[s] {
-						step = int32(s)
-						break
-					}
+				for smallest < int32(groups) && visited[smallest] {
+					smallest++
 				}
+				step = smallest
 			}
 			cur = step
-			emit(cur)
 		}
 	}
 	return out

@@ -266,15 +266,60 @@ func TestWalkFollowsTheRim(t *testing.T) {
 	_, inc := edges(7,
 		0, 1, 0, 4, 0, 2, 0, 5, 0, 3, 0, 6, // spokes e0..e5
 		1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 1) // rim e6..e11
-	chain := walkPaths(inc)
+	e, o := byNeighbour(inc)
+	chain := walk(inc, e, o)
 	if got, want := chain[inc.Offsets[0]:inc.Offsets[1]], []int32{0, 2, 4, 1, 3, 5}; !slices.Equal(got, want) {
 		t.Fatalf("walk around the centre %v, want %v", got, want)
 	}
 	_, inc = edges(4, 0, 1, 0, 2, 1, 0, 0, 3, 2, 1)
-	chain = walkPaths(inc)
+	e, o = byNeighbour(inc)
+	chain = walk(inc, e, o)
 	// Vertex 0's tasks: e0 (to 1), e1 (to 2), e2 (to 1), e3 (to 3): both
 	// tasks to 1 first, then 2 (adjacent to 1 through e4), then 3.
 	if got, want := chain[inc.Offsets[0]:inc.Offsets[1]], []int32{0, 2, 1, 3}; !slices.Equal(got, want) {
 		t.Fatalf("walk with a repeated neighbour %v, want %v", got, want)
+	}
+}
+
+// The walk and neighbour orders depend on the graph, not on the order of
+// its edges: relabelling the edges of a simple graph by a permutation gives
+// the same contracted graph, relabelled.
+func TestOrdersIgnoreEdgeOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 100; trial++ {
+		n := 4 + r.IntN(25)
+		seen := map[[2]int32]bool{}
+		var uv []int32
+		for i := 0; i < 3*n; i++ {
+			a, b := int32(r.IntN(n)), int32(r.IntN(n))
+			if a == b || seen[[2]int32{a, b}] || seen[[2]int32{b, a}] {
+				continue
+			}
+			seen[[2]int32{a, b}] = true
+			uv = append(uv, a, b)
+		}
+		m := len(uv) / 2
+		perm := r.Perm(m) // edge e becomes edge perm[e]
+		shuffled := make([]int32, 2*m)
+		for e := 0; e < m; e++ {
+			shuffled[2*perm[e]], shuffled[2*perm[e]+1] = uv[2*e], uv[2*e+1]
+		}
+		g1, inc1 := edges(n, uv...)
+		g2, inc2 := edges(n, shuffled...)
+		for _, order := range []Order{Walk, ByNeighbour} {
+			w1, _ := Contract(g1, inc1, order)
+			w2, _ := Contract(g2, inc2, order)
+			for e := 0; e < m; e++ {
+				got := adjacency(w2, perm[e])
+				var want [][2]int32
+				for _, nb := range adjacency(w1, e) {
+					want = append(want, [2]int32{int32(perm[nb[0]]), nb[1]})
+				}
+				slices.SortFunc(want, func(a, b [2]int32) int { return int(a[0] - b[0]) })
+				if !slices.Equal(got, want) {
+					t.Fatalf("trial %d %v: edge %d links %v, after relabelling %v", trial, order, e, want, got)
+				}
+			}
+		}
 	}
 }

@@ -27,7 +27,7 @@ fi
 "$bin" schedule --help >/dev/null 2>&1 || { echo "traffic: $bin has no schedule command (main.go must add scheduleCommands())" >&2; exit 1; }
 
 inputs=()
-for p in cant cop20k_A mac_econ_fwd500 mc2depi scircuit; do
+for p in cant circuit5M cop20k_A Ga41As41H72 in-2004 mac_econ_fwd500 mc2depi scircuit; do
   f="$dir/$p-$scale.mtx"
   [ -f "$f" ] || "$bin" gen "$p" --scale "$scale" --seed 1 -o "$f" 2>/dev/null
   inputs+=("$f")

@@ -94,12 +94,9 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 	}
 
 	progress("metis")
-	vertexPart, err := partitionVertices(ctx, tg, weight, opts.K, metisOptions(opts))
+	vertexPart, err := partitionVertices(ctx, tg, weight, opts.K, int64(opts.Cap), metisOptions(opts))
 	if err != nil {
 		return Partition{}, fmt.Errorf("spac: %w", err)
-	}
-	if opts.K >= twoLevelMinParts {
-		transform.Refine(tg, weight, vertexPart, opts.K, int64(opts.Cap), refinePasses)
 	}
 	// Project back level by level, refining each as METIS would have.
 	for l := len(levels) - 1; l >= 0; l-- {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/metis"
 	"github.com/spac-gpu/spac/transform"
 )
@@ -20,8 +21,9 @@ var twoLevelMinParts = 256
 // into k parts of about equal weight with METIS, in one call below
 // twoLevelMinParts parts and in two stages from there on: first into about
 // sqrt(k) groups, then each group into its share of the k parts in
-// proportion to its weight.
-func partitionVertices(ctx context.Context, w *transform.WeightedGraph, weight []int32, k int, opts metis.Options) ([]int32, error) {
+// proportion to its weight, and a greedy refinement across the groups'
+// borders, which the second stage cannot move (parts stay within maxLoad).
+func partitionVertices(ctx context.Context, w *transform.WeightedGraph, weight []int32, k int, maxLoad int64, opts metis.Options) ([]int32, error) {
 	whole := &metis.Graph{Xadj: w.Xadj, Adjncy: w.Adjncy, Vwgt: weight, Adjwgt: w.Adjwgt}
 	if k < twoLevelMinParts {
 		return runMETIS(ctx, whole, k, opts)
@@ -39,31 +41,28 @@ func partitionVertices(ctx context.Context, w *transform.WeightedGraph, weight [
 		return int64(weight[v])
 	}
 	groupWeight := make([]int64, groups)
-	count := make([]int32, groups+1)
 	var total int64
 	for v := 0; v < n; v++ {
 		groupWeight[group[v]] += wt(v)
-		count[group[v]+1]++
 		total += wt(v)
 	}
 	share := shares(groupWeight, total, k)
 
-	// Bucket the vertices by group (counting sort), then partition each
-	// group's induced subgraph into its share of parts.
-	for g := 0; g < groups; g++ {
-		count[g+1] += count[g]
+	// Partition each group's induced subgraph into its share of parts; the
+	// group's members are members[start[g]:start[g+1]].
+	members := matrices.CountingSort(group, groups, nil)
+	start := make([]int32, groups+1)
+	for _, g := range group {
+		start[g+1]++
 	}
-	members := make([]int32, n)
-	pos := append([]int32(nil), count[:groups]...)
-	for v := 0; v < n; v++ {
-		members[pos[group[v]]] = int32(v)
-		pos[group[v]]++
+	for g := 0; g < groups; g++ {
+		start[g+1] += start[g]
 	}
 	local := make([]int32, n)
 	part := make([]int32, n)
 	offset := int32(0)
 	for g := 0; g < groups; g++ {
-		vs := members[count[g]:count[g+1]]
+		vs := members[start[g]:start[g+1]]
 		sub := induced(w, weight, vs, local)
 		parts := min(share[g], len(vs))
 		var subPart []int32
@@ -81,6 +80,7 @@ func partitionVertices(ctx context.Context, w *transform.WeightedGraph, weight [
 		}
 		offset += int32(share[g])
 	}
+	transform.Refine(w, weight, part, k, maxLoad, refinePasses)
 	return part, nil
 }
 

@@ -79,13 +79,21 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 		return Partition{}, fmt.Errorf("spac: %w", err)
 	}
 
+	// A part's vertex weight counts clones: one per edge when contracted,
+	// two when split. The cap and the coarsening bound follow.
+	perEdge := 1
+	if opts.Formulation == transform.Split {
+		perEdge = 2
+	}
+	maxLoad := int64(perEdge) * int64(opts.Cap)
+
 	// Coarsen in Go before METIS: each level halves what METIS must see.
 	base := tg
 	var levels []*transform.Level
 	var weight []int32
 	for l := 0; m >= coarsenMinEdges && l < opts.Coarsen; l++ {
 		progress("coarsen")
-		lv, err := transform.Coarsen(tg, weight, int32(max(2, opts.Cap/16)))
+		lv, err := transform.Coarsen(tg, weight, int32(max(2, perEdge*opts.Cap/16)))
 		if err != nil {
 			return Partition{}, fmt.Errorf("spac: %w", err)
 		}
@@ -94,7 +102,7 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 	}
 
 	progress("metis")
-	vertexPart, err := partitionVertices(ctx, tg, weight, opts.K, int64(opts.Cap), metisOptions(opts))
+	vertexPart, err := partitionVertices(ctx, tg, weight, opts.K, maxLoad, metisOptions(opts))
 	if err != nil {
 		return Partition{}, fmt.Errorf("spac: %w", err)
 	}
@@ -109,7 +117,7 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 			projected[v] = vertexPart[c]
 		}
 		vertexPart = projected
-		transform.Refine(fine, fineWeight, vertexPart, opts.K, int64(opts.Cap), refinePasses)
+		transform.Refine(fine, fineWeight, vertexPart, opts.K, maxLoad, refinePasses)
 	}
 
 	progress("omega")

@@ -66,6 +66,7 @@ type COO struct {
 	Imag         []float64 // imaginary parts of a Complex matrix, or nil
 	Field        Field
 	Symmetry     Symmetry
+	Format       Format // the file format it was read from; FormatAuto if generated
 }
 
 // NNZ is the number of stored entries.
@@ -107,7 +108,7 @@ func (m *COO) Expanded() *COO {
 		}
 	}
 	n := m.NNZ() + off
-	out := &COO{Name: m.Name, NRows: m.NRows, NCols: m.NCols, Field: m.Field, Symmetry: General,
+	out := &COO{Name: m.Name, NRows: m.NRows, NCols: m.NCols, Field: m.Field, Symmetry: General, Format: m.Format,
 		Row: make([]int32, 0, n), Col: make([]int32, 0, n)}
 	if m.Val != nil {
 		out.Val = make([]float64, 0, n)

@@ -152,6 +152,9 @@ func read(r io.Reader, name string, size int64, opt ReadOptions) (*COO, error) {
 	default:
 		return nil, fmt.Errorf("reading %s: unknown format %v", name, format)
 	}
+	if m != nil {
+		m.Format = format
+	}
 	if err != nil && in != br && lr.err == nil {
 		// Damaged deflate data can decompress to garbage before gzip
 		// notices, so a syntax error may really be corruption: look a

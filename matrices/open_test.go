@@ -256,3 +256,24 @@ func TestParseFormat(t *testing.T) {
 		t.Error("ParseHeaderMode(maybe): no error")
 	}
 }
+
+// Read records the format it detected, so callers need not guess again.
+func TestReadRecordsFormat(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     Format
+	}{
+		{"a.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", FormatMatrixMarket},
+		{"a.txt", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n", FormatMatrixMarket}, // the banner wins
+		{"a.txt", "0 1\n1 2\n", FormatEdgeList},
+		{"a.graph", "2 1\n2\n1\n", FormatMETIS},
+	} {
+		m, err := Read(strings.NewReader(tc.in), tc.name, ReadOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if m.Format != tc.want || m.Expanded().Format != tc.want {
+			t.Errorf("%s: format %v (expanded %v), want %v", tc.name, m.Format, m.Expanded().Format, tc.want)
+		}
+	}
+}

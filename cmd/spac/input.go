@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -75,7 +73,7 @@ func (f *inputFlags) load(path string) (*input, error) {
 	if err != nil {
 		return nil, err
 	}
-	model, err := f.resolveModel(path, m)
+	model, err := f.resolveModel(m)
 	if err != nil {
 		return nil, err
 	}
@@ -94,9 +92,10 @@ func (f *inputFlags) load(path string) (*input, error) {
 	return &input{matrix: m, used: used, graph: g, inc: inc, readTime: time.Since(start)}, nil
 }
 
-// resolveModel applies the default model: spmv for matrices, graph for
-// graph files (whose adjacency matrix is square by construction).
-func (f *inputFlags) resolveModel(path string, m *matrices.COO) (matrices.Model, error) {
+// resolveModel applies the default model: graph for what was read from a
+// graph file (whose adjacency matrix is square by construction), spmv for
+// matrices.
+func (f *inputFlags) resolveModel(m *matrices.COO) (matrices.Model, error) {
 	if f.model != "" {
 		model, err := matrices.ParseModel(f.model)
 		if err != nil {
@@ -104,27 +103,10 @@ func (f *inputFlags) resolveModel(path string, m *matrices.COO) (matrices.Model,
 		}
 		return model, nil
 	}
-	if isGraphFile(path, f.format) {
+	if m.Format == matrices.FormatEdgeList || m.Format == matrices.FormatMETIS {
 		return matrices.ModelGraph, nil
 	}
 	return matrices.ModelSpMV, nil
-}
-
-func isGraphFile(path, format string) bool {
-	switch format {
-	case "edgelist", "metis":
-		return true
-	case "mm":
-		return false
-	}
-	name := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".gz")
-	switch filepath.Ext(name) {
-	case ".mtx", ".mm":
-		return false
-	case "":
-		return false
-	}
-	return true
 }
 
 // progressTo returns where progress goes: standard error unless quiet.

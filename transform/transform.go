@@ -112,13 +112,14 @@ func ParseOrder(s string) (Order, error) {
 	case "walk":
 		return Walk, nil
 	}
-	return 0, fmt.Errorf("unknown clone order %q (want cycle, index, neighbour or walk)", s)
+	return 0, fmt.Errorf("unknown clone order %q (want walk, cycle, index or neighbour)", s)
 }
 
 // WeightedGraph is an undirected graph in the CSR form METIS takes: the
 // neighbours of v are Adjncy[Xadj[v]:Xadj[v+1]] with weights Adjwgt, every
-// edge listed from both ends, no self-loops, no repeated neighbour. Vertex
-// weights are all 1 (Vwgt is nil).
+// edge listed from both ends, no self-loops, no repeated neighbour. The
+// graphs Contract and SplitConnect build have unit vertex weights; a
+// coarsened graph's weights travel beside it, in Level.Weight.
 type WeightedGraph struct {
 	Xadj, Adjncy, Adjwgt []int32
 }

@@ -73,7 +73,7 @@ func benchmarkSPAC(b *testing.B, preset string, scale float64, f transform.Formu
 // paper partitions cant in 1.7 s on one core.
 func BenchmarkSPACCant(b *testing.B) {
 	for _, f := range []transform.Formulation{transform.Contracted, transform.Split} {
-		for _, o := range []transform.Order{transform.ByIndex, transform.Cycle, transform.ByNeighbour} {
+		for _, o := range []transform.Order{transform.Walk, transform.Cycle, transform.ByIndex, transform.ByNeighbour} {
 			for _, c := range []int{0, 1, 2, 3} {
 				b.Run(fmt.Sprintf("%v/%v/coarsen=%d", f, o, c), func(b *testing.B) { benchmarkSPAC(b, "cant", 1, f, o, c) })
 			}

@@ -148,8 +148,12 @@ func paths(g *matrices.Graph, inc *matrices.Incidence, order Order) []int32 {
 // endpoint, ties by edge index, with the other endpoints in that order, as
 // CSR lists sharing inc's offsets. Unlike the index order it depends on the
 // graph alone, not on the order its edges came in (an unsorted edge list
-// makes the index order random). Linear: two counting sorts.
+// makes the index order random). Linear: two counting sorts, skipped when
+// every list is in that order already, as in a row- or column-sorted file.
 func byNeighbour(inc *matrices.Incidence) (edge, other []int32) {
+	if neighbourSorted(inc) {
+		return inc.Edge, inc.Other
+	}
 	n := len(inc.Offsets) - 1
 	owner := make([]int32, len(inc.Edge))
 	for v := 0; v < n; v++ {
@@ -324,6 +328,20 @@ func Omega(g *matrices.Graph, inc *matrices.Incidence, f Formulation, vertexPart
 		}
 	}
 	return part, nil
+}
+
+// neighbourSorted reports whether every vertex's incidence list is sorted
+// by the other endpoint (edge index breaks ties, as the lists are in edge
+// order).
+func neighbourSorted(inc *matrices.Incidence) bool {
+	for v := 0; v+1 < len(inc.Offsets); v++ {
+		for i := inc.Offsets[v] + 1; i < inc.Offsets[v+1]; i++ {
+			if inc.Other[i] < inc.Other[i-1] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // walk orders every vertex's edges, given sorted by neighbour (edge,

@@ -34,7 +34,7 @@ bench: setup
 gpu: setup
 	scripts/gpu-build.sh
 
-# Regenerates gpu/kernels/spmv.ptx with nvcc (run where CUDA is installed: the GPU machine).
+# Regenerates the kernels' stale PTX with nvcc (scripts/cuda-kit.sh --nvcc unpacks one into .kit/).
 ptx:
 	scripts/gen-ptx.sh
 

@@ -27,8 +27,8 @@ type Device struct {
 	info      DeviceInfo
 	dev       cu.Device
 	ctx       cu.CUContext
-	mod       cu.Module
-	fns       map[string]cu.Function
+	modules   []*Module              // loaded modules, the SpMV kernels' first
+	fns       map[string]cu.Function // the SpMV kernels
 	clockKHz  int
 	ptxSource string
 	closed    bool
@@ -130,30 +130,14 @@ func (d *Device) readInfo(ordinal int) error {
 	return nil
 }
 
-// load compiles the PTX for the device and finds every kernel.
+// load compiles the SpMV kernels for the device.
 func (d *Device) load() error {
-	ptx, source, err := PTX()
+	m, err := d.loadModule(spmvModule)
 	if err != nil {
-		return fmt.Errorf("gpu: %w", err)
+		return err
 	}
-	if !strings.Contains(ptx, ".entry") {
-		return fmt.Errorf("gpu: the kernels' PTX (%s) holds no kernel: this binary was built before 'make ptx' generated gpu/kernels/spmv.ptx", source)
-	}
-	logBuf := &cu.JITErrorLogBuffer{Buffer: make([]byte, 16<<10)}
-	mod, err := cu.LoadDataEx(ptx, logBuf)
-	if err != nil {
-		log := strings.TrimRight(string(logBuf.Buffer), "\x00 \n")
-		return fmt.Errorf("gpu: loading the kernels' PTX (%s) for %s (sm_%d%d): %w%s", source, d.info.Name, d.info.Major, d.info.Minor, err, jitHint(err, log))
-	}
-	d.mod = mod
-	d.ptxSource = source
-	for _, name := range kernelEntries() {
-		fn, err := mod.Function(name)
-		if err != nil {
-			return fmt.Errorf("gpu: the kernels' PTX (%s) has no kernel %s: %w (regenerate it with 'make ptx')", source, name, err)
-		}
-		d.fns[name] = fn
-	}
+	d.fns = m.fns
+	d.ptxSource = m.source
 	return nil
 }
 
@@ -184,11 +168,12 @@ func (d *Device) Close() error {
 	defer unbind()
 	d.closed = true
 	var errs []error
-	if d.mod != (cu.Module{}) {
-		if err := d.mod.Unload(); err != nil {
-			errs = append(errs, fmt.Errorf("gpu: unloading the kernels: %w", err))
+	for _, m := range d.modules {
+		if err := m.unload(); err != nil {
+			errs = append(errs, err)
 		}
 	}
+	d.modules = nil
 	if err := d.release(); err != nil {
 		errs = append(errs, err)
 	}
@@ -276,6 +261,10 @@ func (d *Device) newLaunch(name string, grid, block, shared int, args ...uint64)
 	if !ok {
 		return nil, fmt.Errorf("gpu: no kernel %s", name)
 	}
+	return d.prepare(fn, name, grid, block, shared, args)
+}
+
+func (d *Device) prepare(fn cu.Function, name string, grid, block, shared int, args []uint64) (*launch, error) {
 	if grid > 1<<31-1 {
 		return nil, fmt.Errorf("gpu: %s needs %d blocks, more than a grid holds", name, grid)
 	}
@@ -303,7 +292,6 @@ func (l *launch) run() error {
 }
 
 func ptrArg(b buffer) uint64 { return uint64(b.ptr) }
-func intArg(v int) uint64    { return uint64(int64(v)) }
 
 // sync waits for the device and reports any error of the work queued.
 func (d *Device) sync(what string) error {

@@ -21,14 +21,16 @@
 // # Kernels
 //
 // The kernels are CUDA C in gpu/kernels/spmv.cu. Their PTX, made by nvcc for
-// the virtual architecture compute_80 (make ptx, on a machine with nvcc), is
+// the virtual architecture compute_80 (make ptx; scripts/cuda-kit.sh --nvcc
+// unpacks an nvcc where CUDA is not installed), is
 // embedded in the binary and compiled for the device by the driver when the
 // module loads, so a user needs no nvcc. compute_80 because the kernels use
 // nothing newer (fp64 atomicAdd is sm_60), so the same PTX also loads on
 // Ampere, and the driver's compiler still generates sm_90 code on an H100;
 // the PTX's ISA version is nvcc's, so a driver older than the nvcc that made
-// it cannot load it (13.0 here: driver R580 or newer). SPAC_PTX names a PTX
-// file to load instead (for trying a kernel change without rebuilding).
+// it cannot load it (13.0 here: driver R580 or newer). SPAC_PTX_DIR names a folder
+// whose <module>.ptx files are loaded instead (for trying a kernel change
+// without rebuilding).
 //
 //   - csr-scalar: one thread per row of the CSR matrix.
 //   - csr-vector: one warp per row, a shuffle reduction at the end.
@@ -61,6 +63,15 @@
 // the rows they do not store plainly, shared or empty, or all of y with a
 // memset where that moves fewer bytes), and the clearing is part of the
 // timed operation.
+//
+// # Kernels of other packages
+//
+// Applications with kernels of their own (apps/cfd, apps/cg) embed their
+// PTX as a PTXModule and load it with Device.LoadModule; Alloc, Upload,
+// Download and Buffer manage their device memory, Module.Launch prepares a
+// launch (arguments by Ptr, Int, Float32, Float64) and Device.Time times
+// a sequence of launches as the SpMV kernels are timed. Their tests check
+// the embedded PTX against the source with PTXModule.CheckSource.
 //
 // # Devices and threads
 //

@@ -3,6 +3,7 @@ package gpu
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -165,3 +166,23 @@ func Summarize(samples []time.Duration) Timing {
 
 // ms converts milliseconds, as CUDA events give them, to a Duration.
 func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+
+// Kernel arguments are 8-byte slots, as gorgonia.org/cu's Launch reads
+// them; a 4-byte parameter reads the low half of its slot.
+
+// Int is an int (or int32) kernel argument.
+func Int(v int) uint64 { return uint64(int64(v)) }
+
+// Float32 is a float kernel argument.
+func Float32(v float32) uint64 { return uint64(math.Float32bits(v)) }
+
+// Float64 is a double kernel argument.
+func Float64(v float64) uint64 { return math.Float64bits(v) }
+
+// Float is a value argument in precision p.
+func Float(v float64, p Precision) uint64 {
+	if p == FP32 {
+		return Float32(float32(v))
+	}
+	return Float64(v)
+}

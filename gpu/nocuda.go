@@ -5,7 +5,9 @@ package gpu
 // This file stands in for the CUDA layer in builds without the cuda tag:
 // the same API, every entry point returning ErrNoCUDA.
 
-import "errors"
+import (
+	"errors"
+)
 
 // Built reports whether this binary has CUDA support.
 const Built = false
@@ -53,3 +55,31 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 func (s *SpMV) Product(op *Op) ([]float64, error)                              { return nil, ErrNoCUDA }
 func (s *SpMV) Time(op *Op, warmup, reps int) (Timing, error)                  { return Timing{}, ErrNoCUDA }
 func (s *SpMV) Close() error                                                   { return nil }
+
+// Module is a loaded kernel module; without CUDA support there is none.
+type Module struct{}
+
+// Launch is a prepared kernel launch.
+type Launch struct{}
+
+// Buffer is device memory.
+type Buffer struct{}
+
+func (d *Device) LoadModule(m PTXModule) (*Module, error) { return nil, ErrNoCUDA }
+func (m *Module) Source() string                          { return "" }
+func (m *Module) Launch(name string, grid, block, shared int, args ...uint64) (*Launch, error) {
+	return nil, ErrNoCUDA
+}
+func (l *Launch) Run() error                                       { return ErrNoCUDA }
+func Ptr(b *Buffer) uint64                                         { return 0 }
+func (d *Device) Alloc(bytes int64, what string) (*Buffer, error)  { return nil, ErrNoCUDA }
+func Upload[T any](d *Device, s []T, what string) (*Buffer, error) { return nil, ErrNoCUDA }
+func Download[T any](b *Buffer, s []T, what string) error          { return ErrNoCUDA }
+func (b *Buffer) Bytes() int64                                     { return 0 }
+func (b *Buffer) Zero() error                                      { return ErrNoCUDA }
+func (b *Buffer) CopyFrom(src *Buffer) error                       { return ErrNoCUDA }
+func (b *Buffer) Free()                                            {}
+func (d *Device) Sync(what string) error                           { return ErrNoCUDA }
+func (d *Device) Time(op func() error, w, reps int, what string) (Timing, error) {
+	return Timing{}, ErrNoCUDA
+}

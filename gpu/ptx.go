@@ -1,30 +1,85 @@
 package gpu
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 )
+
+// PTXModule is one module of kernels: PTX that nvcc made from a .cu file
+// (scripts/gen-ptx.sh, 'make ptx') and that a package embeds, with the
+// entry points the module must have. Packages with kernels of their own
+// (apps/cfd, apps/cg) load theirs with Device.LoadModule.
+type PTXModule struct {
+	Name    string // short name: errors, and the override file SPAC_PTX_DIR/<Name>.ptx
+	PTX     string // the embedded PTX
+	Entries []string
+}
+
+// Source returns the PTX to load and where it came from: the file
+// SPAC_PTX_DIR/<Name>.ptx where that variable is set and the file exists
+// (for trying a kernel change without rebuilding), else the embedded copy.
+func (m PTXModule) Source() (ptx, source string, err error) {
+	if dir := os.Getenv("SPAC_PTX_DIR"); dir != "" {
+		path := filepath.Join(dir, m.Name+".ptx")
+		b, err := os.ReadFile(path)
+		if err == nil {
+			return string(b), path, nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return "", "", fmt.Errorf("SPAC_PTX_DIR: %w", err)
+		}
+	}
+	if !strings.Contains(m.PTX, ".entry") {
+		return "", "", fmt.Errorf("the embedded PTX of module %s holds no kernel: run 'make ptx' and rebuild", m.Name)
+	}
+	return m.PTX, "embedded", nil
+}
+
+var ptxHeader = regexp.MustCompile(`from (\S+)\.cu sha256 ([0-9a-f]{64})`)
+
+// CheckSource reports whether the embedded PTX was generated from src (the
+// .cu file's content; gen-ptx.sh records its SHA-256 in the first line),
+// has every entry point, and targets compute_80.
+func (m PTXModule) CheckSource(src []byte) error {
+	h := ptxHeader.FindStringSubmatch(m.PTX)
+	if h == nil {
+		return fmt.Errorf("the PTX of module %s records no source hash: regenerate it with 'make ptx'", m.Name)
+	}
+	sum := sha256.Sum256(src)
+	if h[2] != hex.EncodeToString(sum[:]) {
+		return fmt.Errorf("the PTX of module %s is stale: %s.cu changed since it was generated; regenerate it with 'make ptx'", m.Name, h[1])
+	}
+	var missing []string
+	for _, name := range m.Entries {
+		if !regexp.MustCompile(`\.entry\s+` + regexp.QuoteMeta(name) + `\(`).MatchString(m.PTX) {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the PTX of module %s lacks kernels %s", m.Name, strings.Join(missing, ", "))
+	}
+	if !strings.Contains(m.PTX, ".target sm_80") {
+		return fmt.Errorf("the PTX of module %s is not for compute_80 (.target sm_80)", m.Name)
+	}
+	return nil
+}
 
 // spmvPTX is gpu/kernels/spmv.ptx, made from spmv.cu by 'make ptx' (nvcc).
 //
 //go:embed kernels/spmv.ptx
 var spmvPTX string
 
-// PTX returns the kernels' PTX and where it came from: the file SPAC_PTX
-// names when that is set, else the copy embedded in the binary.
-func PTX() (ptx, source string, err error) {
-	if path := os.Getenv("SPAC_PTX"); path != "" {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return "", "", fmt.Errorf("SPAC_PTX: %w", err)
-		}
-		return string(b), path, nil
-	}
-	return spmvPTX, "embedded", nil
-}
+// spmvModule holds the SpMV kernels, which Open loads.
+var spmvModule = PTXModule{Name: "spmv", PTX: spmvPTX, Entries: kernelEntries()}
 
-// kernelEntries are the entry points the module must have.
+// kernelEntries are the entry points the SpMV module must have.
 func kernelEntries() []string {
 	var names []string
 	for _, base := range []string{"csr_scalar", "csr_vector", "coo_atomic", "zero_rows", "spac_smem", "spac_ldg", "spac_smem_x4", "spac_ldg_x4"} {
@@ -41,4 +96,23 @@ func entryName(base string, p Precision) string {
 		suffix = "f32"
 	}
 	return "spmv_" + base + "_" + suffix
+}
+
+// ReadKernelSource reads a kernel source for a test of its package's PTX:
+// path is relative to the repository root, where a test binary carried to
+// the GPU machine runs; go test runs in the package's folder, so the file
+// is also looked for by its base name under kernels/ there.
+func ReadKernelSource(t interface {
+	Helper()
+	Fatal(args ...any)
+}, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("kernels", filepath.Base(path)))
+	if errors.Is(err, os.ErrNotExist) {
+		b, err = os.ReadFile(path)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -245,11 +245,11 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 	case CSRScalar:
 		op.Blocks = ceil(m.NRows, blockSize)
 		err = add(d.newLaunch(entryName("csr_scalar", p), op.Blocks, blockSize, 0,
-			intArg(m.NRows), ptrArg(s.rowptr), ptrArg(s.col), ptrArg(s.val), ptrArg(s.x), ptrArg(s.y)))
+			Int(m.NRows), ptrArg(s.rowptr), ptrArg(s.col), ptrArg(s.val), ptrArg(s.x), ptrArg(s.y)))
 	case CSRVector:
 		op.Blocks = ceil(m.NRows, blockSize/32)
 		err = add(d.newLaunch(entryName("csr_vector", p), op.Blocks, blockSize, 0,
-			intArg(m.NRows), ptrArg(s.rowptr), ptrArg(s.col), ptrArg(s.val), ptrArg(s.x), ptrArg(s.y)))
+			Int(m.NRows), ptrArg(s.rowptr), ptrArg(s.col), ptrArg(s.val), ptrArg(s.x), ptrArg(s.y)))
 	case COOAtomic:
 		y := s.y
 		op.steps = append(op.steps, func() error {
@@ -263,7 +263,7 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		})
 		op.Blocks = ceil(m.NNZ(), blockSize)
 		err = add(d.newLaunch(entryName("coo_atomic", p), op.Blocks, blockSize, 0,
-			intArg(m.NNZ()), ptrArg(s.row), ptrArg(s.col), ptrArg(s.val), ptrArg(s.x), ptrArg(s.y)))
+			Int(m.NNZ()), ptrArg(s.row), ptrArg(s.col), ptrArg(s.val), ptrArg(s.x), ptrArg(s.y)))
 	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4:
 		a := sched.a
 		if k.StagesX() && !a.XStaged {
@@ -288,7 +288,7 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 			})
 		case sched.nZero > 0:
 			if err := add(d.newLaunch(entryName("zero_rows", p), ceil(sched.nZero, 256), 256, 0,
-				intArg(sched.nZero), ptrArg(sched.zeroRows), ptrArg(s.y))); err != nil {
+				Int(sched.nZero), ptrArg(sched.zeroRows), ptrArg(s.y))); err != nil {
 				return nil, err
 			}
 		}

@@ -10,18 +10,31 @@
 # its own lists and cache under the kit), so the machine's apt setup is not
 # touched and no root is needed. Idempotent: a complete kit is left alone.
 #
-# Usage: scripts/cuda-kit.sh [KIT_DIR]      (default .kit)
+# With --nvcc it fetches CUDA 11.8's nvcc instead (Debian non-free:
+# nvidia-cuda-toolkit, nvidia-cuda-dev, libnvvm4; about 3 GB unpacked) into
+# KIT_DIR/nvcc, so that 'make ptx' can regenerate the kernels' PTX on a
+# machine without CUDA. nvcc 11.8's PTX (ISA 7.8) loads on any driver from
+# CUDA 11.8 on.
+#
+# Usage: scripts/cuda-kit.sh [--nvcc] [KIT_DIR]      (default .kit)
 # Prints the CGO flags to use; scripts/gpu-build.sh calls it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+want_nvcc=0
+if [ "${1:-}" = --nvcc ]; then want_nvcc=1; shift; fi
 kit=${1:-${KIT:-.kit}}
 mkdir -p "$kit"
 kit=$(cd "$kit" && pwd)
 inc=$kit/cuda/usr/include
 lib=$kit/cuda/usr/lib/x86_64-linux-gnu/nvidia/current
 
-if [ -f "$inc/cuda.h" ] && [ -e "$lib/libcuda.so" ]; then
+nvcc_bin=$kit/nvcc/usr/lib/nvidia-cuda-toolkit/bin/nvcc
+if [ $want_nvcc = 0 ] && [ -f "$inc/cuda.h" ] && [ -e "$lib/libcuda.so" ]; then
   echo "cuda-kit: $kit is complete" >&2
+  exit 0
+fi
+if [ $want_nvcc = 1 ] && [ -x "$nvcc_bin" ] && [ -f "$kit/nvcc/usr/include/cuda_runtime.h" ]; then
+  echo "cuda-kit: nvcc is ready: $nvcc_bin" >&2
   exit 0
 fi
 for t in apt-get dpkg-deb tar; do
@@ -48,6 +61,29 @@ opts=(-o "Dir::Etc::SourceList=$apt/etc/sources.list" -o "Dir::Etc::SourceParts=
 echo "cuda-kit: reading the package lists (bookworm main contrib non-free)" >&2
 apt-get "${opts[@]}" -qq update
 cd "$apt/debs"
+if [ $want_nvcc = 1 ]; then
+  for p in nvidia-cuda-toolkit nvidia-cuda-dev libnvvm4; do
+    ls ${p}_*.deb >/dev/null 2>&1 && continue
+    echo "cuda-kit: downloading $p" >&2
+    apt-get "${opts[@]}" -qq download $p
+  done
+  rm -rf "$kit/nvcc.tmp" && mkdir -p "$kit/nvcc.tmp"
+  for p in nvidia-cuda-toolkit nvidia-cuda-dev libnvvm4; do dpkg-deb -x ${p}_*.deb "$kit/nvcc.tmp"; done
+  # Debian's profile points at /usr; this one at the unpacked tree.
+  bin=$kit/nvcc.tmp/usr/lib/nvidia-cuda-toolkit/bin
+  rm -f "$bin/nvcc.profile"
+  cat >"$bin/nvcc.profile" <<'PROFILE'
+TOP = $(_HERE_)/../../..
+NVVMIR_LIBRARY_DIR = $(TOP)/lib/nvidia-cuda-toolkit/libdevice
+PATH += $(_HERE_):$(TOP)/bin:
+INCLUDES += "-I$(TOP)/include" $(_SPACE_)
+LIBRARIES =+ $(_SPACE_) -L$(TOP)/lib/x86_64-linux-gnu
+PROFILE
+  rm -rf "$kit/nvcc" && mv "$kit/nvcc.tmp" "$kit/nvcc"
+  rm -f nvidia-cuda-toolkit_*.deb nvidia-cuda-dev_*.deb libnvvm4_*.deb
+  echo "cuda-kit: nvcc is ready: $nvcc_bin (scripts/gen-ptx.sh finds it)" >&2
+  exit 0
+fi
 if ! ls nvidia-cuda-dev_*.deb >/dev/null 2>&1; then
   echo "cuda-kit: downloading nvidia-cuda-dev (CUDA 11.8 headers, about 770 MB; only cuda.h is kept)" >&2
   apt-get "${opts[@]}" -qq download nvidia-cuda-dev

@@ -9,7 +9,7 @@
 #                      rpath ($ORIGIN/lib): the GPU machine needs no METIS
 # Carry bin/gpu to the GPU machine; it needs the NVIDIA driver (libcuda.so.1)
 # and, for the cuSPARSE rows, libcusparse (found at run time). The kernels'
-# PTX is embedded (gpu/kernels/spmv.ptx; 'make ptx' regenerates it with nvcc).
+# PTX is embedded (gpu/kernels/*.ptx, apps/*/kernels/*.ptx; 'make ptx' regenerates them).
 #
 # Usage: scripts/gpu-build.sh        Env: KIT (default .kit), OUT (default bin/gpu)
 set -euo pipefail
@@ -30,6 +30,5 @@ metis=$(ldconfig -p | awk '/libmetis\.so\.5 .*x86-64/ {print $NF; exit}')
 cp -L "$metis" "$out/lib/libmetis.so.5"
 go build -tags cuda ${GOFLAGS_GPU:-} -o "$out/spac" ./cmd/spac
 go test -c -tags cuda ${GOFLAGS_GPU:-} -o "$out/gpu.test" ./gpu
-grep -q '\.entry' gpu/kernels/spmv.ptx || echo "gpu-build: warning: gpu/kernels/spmv.ptx holds no kernel yet: run 'make ptx' on a machine with nvcc, or set SPAC_PTX at run time" >&2
 echo "gpu-build: built $out/spac and $out/gpu.test (needs libcuda.so.1 from the NVIDIA driver; carry all of $out)" >&2
 ldd "$out/spac" | awk '/not found/ && !/libcuda/ {bad=1; print "gpu-build: unresolved: " $0 > "/dev/stderr"} END {exit bad}'

@@ -4,7 +4,8 @@
 # to link against into .kit/ (scripts/cuda-kit.sh, nothing installed
 # system-wide), then builds with the cuda build tag:
 #   bin/gpu/spac       the command line with the GPU runner (spac spmv --gpu)
-#   bin/gpu/gpu.test   the GPU tests (run on the GPU machine: bin/gpu/gpu.test -test.v)
+#   bin/gpu/*.test     the GPU tests of gpu, apps/cfd and apps/cg (run on the
+#                      GPU machine from the repository root: bin/gpu/gpu.test -test.v)
 #   bin/gpu/lib/       libmetis.so.5, which the binaries find through their
 #                      rpath ($ORIGIN/lib): the GPU machine needs no METIS
 # Carry bin/gpu to the GPU machine; it needs the NVIDIA driver (libcuda.so.1)
@@ -29,6 +30,9 @@ metis=$(ldconfig -p | awk '/libmetis\.so\.5 .*x86-64/ {print $NF; exit}')
 [ -n "$metis" ] || { echo "gpu-build: libmetis.so.5 not found (scripts/setup.sh installs libmetis-dev)" >&2; exit 1; }
 cp -L "$metis" "$out/lib/libmetis.so.5"
 go build -tags cuda ${GOFLAGS_GPU:-} -o "$out/spac" ./cmd/spac
-go test -c -tags cuda ${GOFLAGS_GPU:-} -o "$out/gpu.test" ./gpu
-echo "gpu-build: built $out/spac and $out/gpu.test (needs libcuda.so.1 from the NVIDIA driver; carry all of $out)" >&2
+# The GPU tests of every package with kernels: bin/gpu/<pkg>.test.
+for pkg in gpu apps/cfd apps/cg; do
+  [ -d "$pkg" ] && go test -c -tags cuda ${GOFLAGS_GPU:-} -o "$out/$(basename "$pkg").test" "./$pkg"
+done
+echo "gpu-build: built $out/spac and the test binaries (needs libcuda.so.1 from the NVIDIA driver; carry all of $out)" >&2
 ldd "$out/spac" | awk '/not found/ && !/libcuda/ {bad=1; print "gpu-build: unresolved: " $0 > "/dev/stderr"} END {exit bad}'

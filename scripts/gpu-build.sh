@@ -32,7 +32,7 @@ cp -L "$metis" "$out/lib/libmetis.so.5"
 go build -tags cuda ${GOFLAGS_GPU:-} -o "$out/spac" ./cmd/spac
 # The GPU tests of every package with kernels: bin/gpu/<pkg>.test.
 for pkg in gpu apps/cfd apps/cg; do
-  [ -d "$pkg" ] && go test -c -tags cuda ${GOFLAGS_GPU:-} -o "$out/$(basename "$pkg").test" "./$pkg"
+  if [ -d "$pkg" ]; then go test -c -tags cuda ${GOFLAGS_GPU:-} -o "$out/$(basename "$pkg").test" "./$pkg"; fi
 done
 echo "gpu-build: built $out/spac and the test binaries (needs libcuda.so.1 from the NVIDIA driver; carry all of $out)" >&2
 ldd "$out/spac" | awk '/not found/ && !/libcuda/ {bad=1; print "gpu-build: unresolved: " $0 > "/dev/stderr"} END {exit bad}'

@@ -206,7 +206,8 @@ if [ $ncu_ok = 1 ]; then
     for methods in csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4 cusparse-csr cusparse-csr-alg2 cusparse-coo; do
       tag=${methods%%,*}
       t0=$SECONDS
-      timeout 240 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" -k 'regex:^(?!spmv_spin)' \
+      timeout 240 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
+        --section WarpStateStats --section Occupancy -k 'regex:^(?!spmv_spin)' \
         --log-file "$out/ncu/$n.$tag.ncu.csv" \
         "$spac" spmv "$input" --gpu -b "$nb" --precision fp64 --methods "$methods" --iters 1 --warmup 0 --cpu-iters 1 \
         --quiet --format csv >"$out/ncu/$n.$tag.csv" 2>"$out/ncu/$n.$tag.err"
@@ -267,6 +268,36 @@ for inp in inputs:
             print(f"| {inp} | {label} | {us:.1f} | {l1:.0f} | {p if p else '-'} | {l1/p:.2f} | {l2:.0f} | {dram/1e6:.2f} | {minb/1e6 if minb else 0:.2f} | {dram/minb if minb else 0:.2f} |"
                   if p else
                   f"| {inp} | {label} | {us:.1f} | {l1:.0f} | - | - | {l2:.0f} | {dram/1e6:.2f} | {minb/1e6 if minb else 0:.2f} | {dram/minb if minb else 0:.2f} |")
+stall_rows = []
+for inp in inputs:
+    n = name(inp)
+    for f in sorted(glob.glob(f"{out}/ncu/{n}.*.ncu.csv")):
+        lines = [l for l in open(f) if l.startswith('"')]
+        if len(lines) < 3: continue
+        rows = list(csv.reader(lines))
+        hdr, data = rows[0], rows[2:]
+        col = {h: i for i, h in enumerate(hdr)}
+        last = {r[col["Kernel Name"]]: r for r in data}
+        pre, suf = "smsp__average_warps_issue_stalled_", "_per_issue_active.ratio"
+        for k, r in last.items():
+            stalls = {h[len(pre):-len(suf)]: num(r[i]) or 0 for h, i in col.items() if h.startswith(pre) and h.endswith(suf)}
+            if not stalls: continue
+            total = sum(stalls.values())
+            top = sorted(stalls.items(), key=lambda kv: -kv[1])[:4]
+            occ = col.get("sm__warps_active.avg.pct_of_peak_sustained_active")
+            occ = num(r[occ]) if occ is not None else None
+            occ_s = f"{occ:.0f}%" if occ is not None else "-"
+            reasons = ", ".join(f"{s} {v:.1f}" for s, v in top)
+            stall_rows.append(f"| {inp} | {ours.get(k, k[:40])} | {total:.1f} | {reasons} | {occ_s} |")
+if stall_rows:
+    print("\n### Where the warps wait (Nsight Compute WarpStateStats)\n")
+    print("Cycles a warp spends stalled per issued instruction (smsp__average_warps_issue_stalled_*_per_issue_active), "
+          "in all and the four largest reasons: long_scoreboard = waiting for a global/local memory load (L1TEX), "
+          "barrier = __syncthreads, lg_throttle = the load/store queue is full, membar = a memory fence, "
+          "short_scoreboard = shared memory or a special function; and the achieved occupancy (active warps / the SM's maximum).\n")
+    print("| input | kernel | stall cycles per issue | largest reasons | occupancy |")
+    print("|---|---|---:|---|---:|")
+    for r in stall_rows: print(r)
 PY
   if [ -s "$out/ncu.md" ]; then
     { echo; cat "$out/ncu.md"; } >>"$out/report.md"

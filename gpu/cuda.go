@@ -261,14 +261,16 @@ func (d *Device) newLaunch(name string, grid, block, shared int, args ...uint64)
 	if !ok {
 		return nil, fmt.Errorf("gpu: no kernel %s", name)
 	}
-	return d.prepare(fn, name, grid, block, shared, args)
+	return d.prepare(fn, name, grid, block, shared, d.info.SharedPerBlock, args)
 }
 
-func (d *Device) prepare(fn cu.Function, name string, grid, block, shared int, args []uint64) (*launch, error) {
+// prepare checks a launch against the grid's limit and maxShared (the
+// device's default per-block shared memory, or the opted-in limit).
+func (d *Device) prepare(fn cu.Function, name string, grid, block, shared, maxShared int, args []uint64) (*launch, error) {
 	if grid > 1<<31-1 {
 		return nil, fmt.Errorf("gpu: %s needs %d blocks, more than a grid holds", name, grid)
 	}
-	if shared > d.info.SharedPerBlock {
+	if shared > maxShared {
 		return nil, fmt.Errorf("gpu: %s needs %d bytes of shared memory per block, the device gives %d without opting in (use a smaller --smem-budget)", name, shared, d.info.SharedPerBlock)
 	}
 	l := &launch{fn: fn, name: name, grid: grid, block: block, shared: shared, args: args}

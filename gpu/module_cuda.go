@@ -71,7 +71,7 @@ func (m *Module) Launch(name string, grid, block, shared int, args ...uint64) (*
 	if !ok {
 		return nil, fmt.Errorf("gpu: module %s has no kernel %s (not among its entries)", m.name, name)
 	}
-	l, err := m.d.prepare(fn, name, grid, block, shared, args)
+	l, err := m.d.prepare(fn, name, grid, block, shared, m.d.info.SharedPerBlock, args)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,7 @@
 // Package cfd is Rodinia's cfd benchmark (euler3d, an explicit finite-volume
-// solver of the 3D Euler equations on an unstructured mesh) on the CPU, in
-// its original element-centric form and in the SPAC-scheduled face-centric
-// form whose layout the GPU kernels will share.
+// solver of the 3D Euler equations on an unstructured mesh) on the CPU and
+// the GPU, in its original element-centric form and in the SPAC-scheduled
+// face-centric form.
 //
 // # Meshes
 //
@@ -70,4 +70,26 @@
 // Arithmetic order differs from the original (one evaluation per face, a
 // different summation order per element), so the two agree to rounding,
 // not bit for bit; Tolerance states and explains the accepted difference.
+//
+// # On the GPU
+//
+// kernels/cfd.cu holds the kernels in fp32 and fp64 (cfd_<kernel>_f32,
+// _f64), compiled to PTX by 'make ptx' and embedded (Module); GPU.Simulate
+// runs them through package gpu, which without the cuda build tag returns
+// gpu.ErrNoCUDA. The original form is euler3d.cu's: initialize_variables,
+// then per iteration a device copy of the variables, compute_step_factor
+// and three rounds of compute_flux (a thread per element) and time_step,
+// every kernel with the chosen block size. The SPAC form runs the same
+// step factor and time step on the schedule's numbering, and a flux kernel
+// with a thread block per part, exactly the CPU's faceFlux: the block
+// stages its slots' variables and derived quantities in shared memory (16
+// values per slot; over 48 KiB in fp64 at block size 1024, where the
+// kernel opts in to more), evaluates its faces with shared-memory atomics
+// into the slots' accumulators, and writes them out with plain stores for
+// its exclusive elements and global atomics for the shared ones, which
+// time_step zeroes after reading them. Both use the CPU solver's
+// expressions in the same order, and agree with it to rounding (the GPU
+// fuses multiply-adds); the far-field state is computed on the host as the
+// CPU computes it. Times are CUDA events around all iterations, after a
+// warm-up iteration.
 package cfd

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -15,26 +16,26 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spac-gpu/spac/apps/cfd"
+	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/internal/atomicfile"
 	"github.com/spac-gpu/spac/spac"
 )
 
-// errCFDNoGPU is what --gpu gets: no binary has the cfd kernels yet.
-var errCFDNoGPU = fmt.Errorf("GPU support for cfd is not built into this binary (its CUDA kernels are not written yet); only the CPU paths ran")
-
 // cfdFlags are the flags of the cfd command.
 type cfdFlags struct {
-	pf         partFlags
-	useGPU     bool
-	iterations int
-	blockSizes string
-	schedules  string
-	methods    string
-	precisions string
-	meshSeed   int64
-	noShuffle  bool
-	format     string
-	quiet      bool
+	pf          partFlags
+	useGPU      bool
+	noReference bool
+	gpuLock     string
+	iterations  int
+	blockSizes  string
+	schedules   string
+	methods     string
+	precisions  string
+	meshSeed    int64
+	noShuffle   bool
+	format      string
+	quiet       bool
 }
 
 func cfdCommand() *cobra.Command {
@@ -66,17 +67,28 @@ a GPU), evaluates each face once, adds the flux to one element and subtracts
 it from the other, and writes the scratch out. On the CPU it runs part by
 part; step factor and time step run on the renumbered mesh.
 
+--gpu runs the schedules on the GPU instead (a binary built with 'make gpu'):
+original is Rodinia's kernels with --block-size threads per block, spac the
+face-centric flux kernel with a thread block per part; both are compared
+with the CPU reference (the original solver on the CPU, same precision),
+which --no-reference skips (for timing sweeps of large meshes). GPU times
+are CUDA events around the iterations, after one warm-up iteration.
+--gpu-lock FILE holds an exclusive lock on FILE while the GPU runs, so that
+several runs started at once (partitioning in parallel) time the GPU one at
+a time.
+
 --iterations 0 only partitions and reports the partitions: time, vertex
 copies, replication factor, the largest part's elements (shared-memory
 slots) and faces.
 
---gpu: this binary has no GPU support for cfd yet; the command says so and
-exits with status 1 after running the CPU paths.`,
+'spac cfd report' turns the CSV of GPU runs into a report and a plot like
+the paper's Fig. 14.`,
 		Example: `  spac cfd fvcorr-097k                                    # CPU reference vs SPAC executor, fp64, B=192
   spac cfd fvcorr-097k --precision fp32,fp64 --iterations 200
   spac cfd missile-0.2m --iterations 0 --block-size 128,256,1024 --method spac,default
   spac cfd gen fvcorr-193k -o fvcorr.domn && spac cfd fvcorr.domn
-  spac cfd mesh:n=5000000 --iterations 10`,
+  spac cfd fvcorr-097k --gpu -b 128,192,256,384,512,1024 --precision fp32
+  spac cfd mesh:n=2000000 --gpu --no-reference -b 256 --format csv`,
 		Args: oneInput,
 		RunE: func(c *cobra.Command, args []string) error { return runCFD(c, args[0], &f) },
 	}
@@ -90,26 +102,29 @@ exits with status 1 after running the CPU paths.`,
 		}
 	})
 	fl := c.Flags()
-	fl.BoolVar(&f.useGPU, "gpu", false, "run on the GPU (not built into this binary yet: exits with status 1 after the CPU runs)")
+	fl.BoolVar(&f.useGPU, "gpu", false, "run the schedules on the GPU (needs a binary built with 'make gpu')")
+	fl.BoolVar(&f.noReference, "no-reference", false, "with --gpu: skip the CPU reference and the comparison with it")
+	fl.StringVar(&f.gpuLock, "gpu-lock", "", "with --gpu: hold an exclusive lock (flock) on this file while using the GPU")
 	fl.IntVarP(&f.iterations, "iterations", "n", 100, "solver iterations (each: step factor and 3 Runge-Kutta rounds of flux and time step); 0: partition only")
 	fl.StringVarP(&f.blockSizes, "block-size", "b", "192", "faces per part (thread-block size), comma-separated; Rodinia's default is 192")
-	fl.StringVar(&f.schedules, "schedule", "original,spac", "schedules to run, comma-separated: original (element-centric; always run on the CPU as the reference) and spac (face-centric, partitioned)")
+	fl.StringVar(&f.schedules, "schedule", "original,spac", "schedules to run, comma-separated: original (element-centric; on the CPU always run as the reference) and spac (face-centric, partitioned)")
 	fl.StringVarP(&f.methods, "method", "m", "spac", "partitioning methods of the spac schedule, comma-separated ("+strings.Join(spac.MethodNames(), ",")+")")
 	fl.StringVar(&f.precisions, "precision", "fp64", "fp32, fp64, or both (fp32,fp64)")
 	fl.Int64Var(&f.meshSeed, "mesh-seed", 1, "seed of a generated mesh (presets and mesh: specs)")
 	fl.BoolVar(&f.noShuffle, "no-shuffle", false, "generated meshes keep the generator's element order (local) instead of a random one")
 	fl.StringVarP(&f.format, "format", "f", "table", "output: table or csv")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress output on standard error")
-	c.AddCommand(cfdGenCommand())
+	c.AddCommand(cfdGenCommand(), cfdReportCommand())
 	return c
 }
 
 // cfdSetup is the parsed command line.
 type cfdSetup struct {
-	blockSizes []int
-	methods    []spac.Method
-	precisions []cfd.Precision
-	spacRuns   bool
+	blockSizes   []int
+	methods      []spac.Method
+	precisions   []cfd.Precision
+	originalRuns bool
+	spacRuns     bool
 }
 
 func (f *cfdFlags) parse() (*cfdSetup, error) {
@@ -119,11 +134,15 @@ func (f *cfdFlags) parse() (*cfdSetup, error) {
 		if err != nil || b < 1 || b > 1<<16 {
 			return nil, usagef("--block-size %q: want sizes from 1 to 65536 such as 128,192,256", f.blockSizes)
 		}
+		if f.useGPU && (b%32 != 0 || b > 1024) {
+			return nil, usagef("--block-size %d: a GPU thread block is a multiple of 32 threads, at most 1024", b)
+		}
 		st.blockSizes = append(st.blockSizes, b)
 	}
 	for _, s := range cfdSplitList(f.schedules) {
 		switch s {
 		case "original":
+			st.originalRuns = true
 		case "spac":
 			st.spacRuns = true
 		default:
@@ -155,6 +174,8 @@ func (f *cfdFlags) parse() (*cfdSetup, error) {
 		return nil, usagef("--iterations %d: want 0 or more", f.iterations)
 	case f.format != "table" && f.format != "csv":
 		return nil, usagef("--format %q: want table or csv", f.format)
+	case !f.useGPU && (f.noReference || f.gpuLock != ""):
+		return nil, usagef("--no-reference and --gpu-lock go with --gpu")
 	}
 	if err := f.pf.validate(); err != nil {
 		return nil, err
@@ -211,15 +232,32 @@ type cfdPart struct {
 // cfdRow is one solver run as the tables and CSV show it.
 type cfdRow struct {
 	precision  cfd.Precision
+	device     string // cpu or gpu
 	schedule   string // original, or the partitioning method
-	blockSize  int
+	blockSize  int    // 0 for the CPU original
+	part       *cfdPart
+	shared     int // bytes of shared memory per block (GPU spac)
 	iterations int
 	total      time.Duration
-	partition  time.Duration
 	diff       [3]cfd.Diff
 	tolerance  float64
+	checked    bool // compared with the CPU reference
 	ok         bool
 	reference  bool
+}
+
+// compare fills the row's difference from the reference (nil: none).
+func (r *cfdRow) compare(vars []float64, ref *cfd.Result, n int) error {
+	if ref == nil {
+		return nil
+	}
+	d, err := cfd.Compare(vars, ref.Vars, n)
+	if err != nil {
+		return err
+	}
+	r.diff, r.tolerance, r.checked = d, cfd.Tolerance(r.precision, r.iterations), true
+	r.ok = d[0].MaxRel <= r.tolerance && d[1].MaxRel <= r.tolerance && d[2].MaxRel <= r.tolerance
+	return nil
 }
 
 func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
@@ -227,10 +265,10 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 	if err != nil {
 		return err
 	}
-	progress := progressTo(f.quiet)
-	if f.useGPU {
-		fmt.Fprintf(progress, "--gpu: %v\n", errCFDNoGPU)
+	if f.useGPU && !gpu.Built {
+		return fmt.Errorf("--gpu: %w", gpu.ErrNoCUDA)
 	}
+	progress := progressTo(f.quiet)
 	start := time.Now()
 	m, how, err := cfdLoadMesh(arg, f.meshSeed, f.noShuffle)
 	if err != nil {
@@ -276,29 +314,43 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 	}
 
 	var rows []cfdRow
+	var device string
 	if f.iterations > 0 {
+		refs := map[cfd.Precision]*cfd.Result{}
 		for _, prec := range st.precisions {
+			if f.useGPU && f.noReference {
+				continue
+			}
 			fmt.Fprintf(progress, "%s: CPU reference (original), %d iterations\n", prec, f.iterations)
 			ref, err := cfd.Simulate(m, nil, prec, f.iterations)
 			if err != nil {
 				return err
 			}
-			rows = append(rows, cfdRow{precision: prec, schedule: "original", iterations: f.iterations, total: ref.Time, ok: true, reference: true})
-			for _, p := range parts {
+			refs[prec] = ref
+			rows = append(rows, cfdRow{precision: prec, device: "cpu", schedule: "original", iterations: f.iterations, total: ref.Time, ok: true, reference: true})
+			if f.useGPU {
+				continue
+			}
+			for i := range parts {
+				p := &parts[i]
 				fmt.Fprintf(progress, "%s: CPU %s schedule, block size %d, %d iterations\n", prec, p.met.Method, p.sched.BlockSize, f.iterations)
 				res, err := cfd.Simulate(m, p.sched, prec, f.iterations)
 				if err != nil {
 					return err
 				}
-				d, err := cfd.Compare(res.Vars, ref.Vars, m.N)
-				if err != nil {
+				row := cfdRow{precision: prec, device: "cpu", schedule: p.met.Method, blockSize: p.sched.BlockSize, part: p, iterations: f.iterations, total: res.Time}
+				if err := row.compare(res.Vars, ref, m.N); err != nil {
 					return err
 				}
-				tol := cfd.Tolerance(prec, f.iterations)
-				ok := d[0].MaxRel <= tol && d[1].MaxRel <= tol && d[2].MaxRel <= tol
-				rows = append(rows, cfdRow{precision: prec, schedule: p.met.Method, blockSize: p.sched.BlockSize, iterations: f.iterations,
-					total: res.Time, partition: p.met.Time, diff: d, tolerance: tol, ok: ok})
+				rows = append(rows, row)
 			}
+		}
+		if f.useGPU {
+			gpuRows, dev, err := runCFDGPU(f, st, m, parts, refs, progress)
+			if err != nil {
+				return err
+			}
+			rows, device = append(rows, gpuRows...), dev
 		}
 	}
 
@@ -306,27 +358,101 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 	case "csv":
 		err = writeCFDCSV(w, m, parts, rows)
 	default:
-		err = writeCFDTables(w, faces, parts, rows)
+		err = writeCFDTables(w, faces, parts, rows, device)
 	}
 	if err != nil {
 		return err
 	}
 	var wrong []string
 	for _, r := range rows {
-		if !r.ok {
-			wrong = append(wrong, fmt.Sprintf("%s %s B=%d: max relative difference %.3g, %.3g, %.3g above %.3g", r.precision, r.schedule, r.blockSize, r.diff[0].MaxRel, r.diff[1].MaxRel, r.diff[2].MaxRel, r.tolerance))
+		if r.checked && !r.ok {
+			wrong = append(wrong, fmt.Sprintf("%s %s %s B=%d: max relative difference %.3g, %.3g, %.3g above %.3g", r.precision, r.device, r.schedule, r.blockSize, r.diff[0].MaxRel, r.diff[1].MaxRel, r.diff[2].MaxRel, r.tolerance))
 		}
 	}
 	if len(wrong) > 0 {
 		return fmt.Errorf("%d runs disagree with the CPU reference:\n  %s", len(wrong), strings.Join(wrong, "\n  "))
 	}
-	if f.useGPU {
-		return fmt.Errorf("--gpu: %w", errCFDNoGPU)
-	}
 	return nil
 }
 
-func writeCFDTables(w io.Writer, faces *cfd.Faces, parts []cfdPart, rows []cfdRow) error {
+// runCFDGPU runs the original kernels and each schedule on the GPU, every
+// precision and block size, and compares them with the references it has.
+// It returns the rows and a line naming the device.
+func runCFDGPU(f *cfdFlags, st *cfdSetup, m *cfd.Mesh, parts []cfdPart, refs map[cfd.Precision]*cfd.Result, progress io.Writer) ([]cfdRow, string, error) {
+	if f.gpuLock != "" {
+		fmt.Fprintf(progress, "waiting for the GPU lock %s\n", f.gpuLock)
+		unlock, err := lockFile(f.gpuLock)
+		if err != nil {
+			return nil, "", fmt.Errorf("--gpu-lock: %w", err)
+		}
+		defer unlock()
+	}
+	dev, err := gpu.Open(0)
+	if err != nil {
+		return nil, "", fmt.Errorf("--gpu: %w", err)
+	}
+	defer dev.Close()
+	g, err := cfd.NewGPU(dev)
+	if err != nil {
+		return nil, "", fmt.Errorf("--gpu: %w", err)
+	}
+	device := fmt.Sprintf("%s; cfd kernels: %s PTX", dev.Info(), g.Source())
+	var rows []cfdRow
+	for _, prec := range st.precisions {
+		for _, b := range st.blockSizes {
+			var runs []*cfdPart
+			if st.originalRuns {
+				runs = append(runs, nil)
+			}
+			for i := range parts {
+				if parts[i].sched.BlockSize == b {
+					runs = append(runs, &parts[i])
+				}
+			}
+			for _, p := range runs {
+				var sched *cfd.Schedule
+				if p != nil {
+					sched = p.sched
+				}
+				row := cfdRow{precision: prec, device: "gpu", schedule: "original", blockSize: b, part: p, iterations: f.iterations, ok: true}
+				if p != nil {
+					row.schedule = p.met.Method
+				}
+				fmt.Fprintf(progress, "%s: GPU %s, block size %d, %d iterations\n", prec, row.schedule, b, f.iterations)
+				res, err := g.Simulate(m, sched, prec, b, f.iterations)
+				if err != nil {
+					return nil, "", fmt.Errorf("%s %s %s B=%d: %w", m.Name, prec, row.schedule, b, err)
+				}
+				row.total, row.shared = res.Time, res.Shared
+				if err := row.compare(res.Vars, refs[prec], m.N); err != nil {
+					return nil, "", err
+				}
+				rows = append(rows, row)
+			}
+		}
+	}
+	return rows, device, nil
+}
+
+// lockFile takes an exclusive flock on path (creating it), waiting while
+// another process holds it.
+func lockFile(path string) (func(), error) {
+	fd, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(fd.Fd()), syscall.LOCK_EX); err != nil {
+		fd.Close()
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	return func() { fd.Close() }, nil
+}
+
+// cfdMillis formats a duration in milliseconds with four significant
+// digits (GPU iterations take microseconds, CPU ones tens of milliseconds).
+func cfdMillis(d time.Duration) string { return fmt.Sprintf("%.4g ms", float64(d)/1e6) }
+
+func writeCFDTables(w io.Writer, faces *cfd.Faces, parts []cfdPart, rows []cfdRow, device string) error {
 	if len(parts) > 0 {
 		fmt.Fprintf(w, "\npartitions of the %d interior faces (locality graph: a vertex per element, an edge per pair of neighbours)\n", len(faces.A))
 		fmt.Fprintln(w, "copies: element loads beyond one per flux evaluation; slots: elements a part stages (shared-memory demand); faces: interior + boundary")
@@ -343,64 +469,85 @@ func writeCFDTables(w io.Writer, faces *cfd.Faces, parts []cfdPart, rows []cfdRo
 	if len(rows) == 0 {
 		return nil
 	}
-	fmt.Fprintf(w, "\n%d iterations on the CPU; time: the iterations only; difference from the CPU reference: max |got - ref| / max |ref|\n", rows[0].iterations)
+	fmt.Fprintf(w, "\n%d iterations; time: the iterations only", rows[0].iterations)
+	if device != "" {
+		fmt.Fprintf(w, " (GPU: CUDA events around them, after a warm-up iteration; %s)", device)
+	}
+	fmt.Fprintln(w, "; difference from the CPU reference: max |got - ref| / max |ref|")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "prec\tschedule\tB\ttime/iter\ttotal\tpartition\tdensity\tmomentum\tenergy\tcheck\t")
+	fmt.Fprintln(tw, "prec\tschedule\tB\ttime/iter\ttotal\tpartition\tshared\tdensity\tmomentum\tenergy\tcheck\t")
 	for _, r := range rows {
-		b, part, d, m, e, check := "-", "-", "ref", "ref", "ref", "reference"
+		b, part, shared, d, m, e, check := "-", "-", "-", "ref", "ref", "ref", "reference"
 		if !r.reference {
 			b = strconv.Itoa(r.blockSize)
-			part = fmt.Sprintf("%.3f s", r.partition.Seconds())
-			d, m, e = fmt.Sprintf("%.2g", r.diff[0].MaxRel), fmt.Sprintf("%.2g", r.diff[1].MaxRel), fmt.Sprintf("%.2g", r.diff[2].MaxRel)
-			check = fmt.Sprintf("ok (tol %.2g)", r.tolerance)
-			if !r.ok {
-				check = fmt.Sprintf("WRONG (tol %.2g)", r.tolerance)
+			if r.part != nil {
+				part = fmt.Sprintf("%.3f s", r.part.met.Time.Seconds())
+			}
+			if r.shared > 0 {
+				shared = fmt.Sprintf("%.1f KiB", float64(r.shared)/1024)
+			}
+			d, m, e, check = "-", "-", "-", "unchecked"
+			if r.checked {
+				d, m, e = fmt.Sprintf("%.2g", r.diff[0].MaxRel), fmt.Sprintf("%.2g", r.diff[1].MaxRel), fmt.Sprintf("%.2g", r.diff[2].MaxRel)
+				check = fmt.Sprintf("ok (tol %.2g)", r.tolerance)
+				if !r.ok {
+					check = fmt.Sprintf("WRONG (tol %.2g)", r.tolerance)
+				}
 			}
 		}
 		per := r.total / time.Duration(r.iterations)
-		fmt.Fprintf(tw, "%s\tcpu %s\t%s\t%.2f ms\t%.3f s\t%s\t%s\t%s\t%s\t%s\t\n", r.precision, r.schedule, b, float64(per)/1e6, r.total.Seconds(), part, d, m, e, check)
+		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t%.4g s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.precision, r.device, r.schedule, b, cfdMillis(per), r.total.Seconds(), part, shared, d, m, e, check)
 	}
 	return tw.Flush()
 }
 
+// cfdCSVHeader names the CSV columns; 'spac cfd report' reads them by name.
+var cfdCSVHeader = []string{"mesh", "elements", "precision", "device", "schedule", "block_size", "parts", "partition_s", "copies", "rf", "max_slots", "max_faces",
+	"shared_bytes", "iterations", "total_s", "per_iteration_ms",
+	"density_max_rel", "density_l2_rel", "momentum_max_rel", "momentum_l2_rel", "energy_max_rel", "energy_l2_rel", "tolerance", "ok"}
+
 // writeCFDCSV writes one line per run (or per partition with
-// --iterations 0), every measurement in its own column.
+// --iterations 0), every measurement in its own column; the difference
+// columns and ok are empty for runs not compared with a reference.
 func writeCFDCSV(w io.Writer, m *cfd.Mesh, parts []cfdPart, rows []cfdRow) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"mesh", "elements", "precision", "device", "schedule", "block_size", "parts", "partition_s", "copies", "rf", "max_slots", "max_faces",
-		"iterations", "total_s", "per_iteration_ms",
-		"density_max_rel", "density_l2_rel", "momentum_max_rel", "momentum_l2_rel", "energy_max_rel", "energy_l2_rel", "tolerance", "ok"})
-	part := func(method string, b int) *cfdPart {
-		for i := range parts {
-			if parts[i].met.Method == method && parts[i].sched.BlockSize == b {
-				return &parts[i]
-			}
-		}
-		return nil
-	}
+	cw.Write(cfdCSVHeader)
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 	partCols := func(p *cfdPart) []string {
 		if p == nil {
-			return []string{"", "", "", "", "", "", ""}
+			return []string{"", "", "", "", "", ""}
 		}
-		return []string{strconv.Itoa(p.sched.BlockSize), strconv.Itoa(p.sched.K), g(p.met.Time.Seconds()), strconv.FormatInt(p.sched.Copies, 10),
+		return []string{strconv.Itoa(p.sched.K), g(p.met.Time.Seconds()), strconv.FormatInt(p.sched.Copies, 10),
 			g(p.met.RF), strconv.Itoa(p.sched.MaxSlots), strconv.Itoa(p.sched.MaxFaces)}
 	}
 	head := []string{m.Name, strconv.Itoa(m.N)}
 	if len(rows) == 0 {
 		for i := range parts {
-			rec := append(append(append([]string{}, head...), "", "", parts[i].met.Method), partCols(&parts[i])...)
-			cw.Write(append(rec, make([]string, 11)...))
+			rec := append(append([]string{}, head...), "", "", parts[i].met.Method, strconv.Itoa(parts[i].sched.BlockSize))
+			rec = append(rec, partCols(&parts[i])...)
+			cw.Write(append(rec, make([]string, len(cfdCSVHeader)-len(rec))...))
 		}
 	}
 	for _, r := range rows {
-		rec := append(append([]string{}, head...), string(r.precision), "cpu", r.schedule)
-		rec = append(rec, partCols(part(r.schedule, r.blockSize))...)
-		rec = append(rec, strconv.Itoa(r.iterations), g(r.total.Seconds()), g(float64(r.total)/float64(r.iterations)/1e6))
-		for _, d := range r.diff {
-			rec = append(rec, g(d.MaxRel), g(d.L2Rel))
+		b, shared := "", ""
+		if !r.reference {
+			b = strconv.Itoa(r.blockSize)
 		}
-		rec = append(rec, g(r.tolerance), strconv.FormatBool(r.ok))
+		if r.shared > 0 {
+			shared = strconv.Itoa(r.shared)
+		}
+		rec := append(append([]string{}, head...), string(r.precision), r.device, r.schedule, b)
+		rec = append(rec, partCols(r.part)...)
+		rec = append(rec, shared, strconv.Itoa(r.iterations), g(r.total.Seconds()), g(float64(r.total)/float64(r.iterations)/1e6))
+		switch {
+		case r.checked:
+			for _, d := range r.diff {
+				rec = append(rec, g(d.MaxRel), g(d.L2Rel))
+			}
+			rec = append(rec, g(r.tolerance), strconv.FormatBool(r.ok))
+		default:
+			rec = append(rec, make([]string, 8)...)
+		}
 		cw.Write(rec)
 	}
 	cw.Flush()

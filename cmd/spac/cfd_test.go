@@ -2,14 +2,22 @@ package main
 
 import (
 	"encoding/csv"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spac-gpu/spac/apps/cfd"
+	"github.com/spac-gpu/spac/gpu"
 )
 
 func TestCFDExitCodes(t *testing.T) {
+	// Without a CUDA build --gpu says how to make one; with one it runs.
+	gpuExit, gpuMsg := 1, "build one with 'make gpu'"
+	if gpu.Built {
+		gpuExit, gpuMsg = 0, "gpu spac"
+	}
 	dir := t.TempDir()
 	bad := writeFile(t, "bad.domn", "2\n1 0 1 0 0\n")
 	oneSided := writeFile(t, "one.domn", "2\n1 2 1 0 0 -1 0 0 0 -1 0 0 0 -1 0 0 0\n1 -1 0 0 0 -1 0 0 0 -1 0 0 0 -1 0 0 0\n")
@@ -20,7 +28,9 @@ func TestCFDExitCodes(t *testing.T) {
 		msg  string
 	}{
 		{"ok", []string{"cfd", "mesh:n=400", "-n", "3", "--quiet"}, 0, "cpu spac"},
-		{"gpu", []string{"cfd", "mesh:n=400", "-n", "2", "--gpu", "--quiet"}, 1, "GPU support for cfd is not built into this binary"},
+		{"gpu", []string{"cfd", "mesh:n=400", "-n", "2", "--gpu", "--quiet"}, gpuExit, gpuMsg},
+		{"gpu block size", []string{"cfd", "mesh:n=400", "--gpu", "-b", "100"}, 2, "multiple of 32"},
+		{"no reference without gpu", []string{"cfd", "mesh:n=400", "--no-reference"}, 2, "go with --gpu"},
 		{"no input", []string{"cfd"}, 2, "one input"},
 		{"bad flag", []string{"cfd", "mesh:n=400", "--bogus"}, 2, "unknown flag"},
 		{"bad schedule", []string{"cfd", "mesh:n=400", "--schedule", "fast"}, 2, "--schedule"},
@@ -82,5 +92,71 @@ func TestCFDGenRoundTrip(t *testing.T) {
 	}
 	if out, code, _ := execute(t, "cfd", "gen", "--list"); code != 0 || !strings.Contains(out, "missile-0.2m") {
 		t.Errorf("gen --list: %s", out)
+	}
+}
+
+// The report reads the CSV that cfd writes: bests, speedups, agreement, plot.
+func TestCFDReport(t *testing.T) {
+	m := &cfd.Mesh{Name: "m1", N: 1000}
+	var rows []cfdRow
+	for i, b := range []int{128, 256, 512} {
+		// original: 100, 80, 90 us; spac: 70, 50, 40 us per iteration (10 iterations)
+		orig := []time.Duration{1000, 800, 900}[i] * time.Microsecond
+		sp := []time.Duration{700, 500, 400}[i] * time.Microsecond
+		rows = append(rows,
+			cfdRow{precision: cfd.FP32, device: "gpu", schedule: "original", blockSize: b, iterations: 10, total: orig, checked: true, ok: true, tolerance: 1e-3},
+			cfdRow{precision: cfd.FP32, device: "gpu", schedule: "spac", blockSize: b, iterations: 10, total: sp, shared: 2048, checked: true, ok: i != 2, tolerance: 1e-3,
+				diff: [3]cfd.Diff{{MaxRel: 1e-6}, {MaxRel: float64(i+1) * 1e-5}, {MaxRel: 0}}})
+	}
+	var buf strings.Builder
+	if err := writeCFDCSV(&buf, m, nil, rows); err != nil {
+		t.Fatal(err)
+	}
+	in := writeFile(t, "gpu.csv", buf.String())
+	// A smaller mesh in a second file: the report puts it first.
+	var small strings.Builder
+	if err := writeCFDCSV(&small, &cfd.Mesh{Name: "m0", N: 500}, nil, rows[:2]); err != nil {
+		t.Fatal(err)
+	}
+	in2 := writeFile(t, "gpu2.csv", small.String())
+	dir := filepath.Join(t.TempDir(), "out")
+	if out, code, err := execute(t, "cfd", "report", in, in2, "-o", dir); code != 0 {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	report, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| m1 | 1000 | fp32 | 80.0 | 256 | spac | 40.0 | 512 | 2.00 | yes |", // best of each, speedup 80/40
+		"| 512 | 90.0 | **40.0** | 2.25 |",                                   // per block size, spac's best marked
+		"| m1 | fp32 | spac | 10 | 3 | 3e-05 | 0.001 | **no** |",             // agreement: worst of the runs
+	} {
+		if !strings.Contains(string(report), want) {
+			t.Errorf("report.md lacks %q:\n%s", want, report)
+		}
+	}
+	if i0, i1 := strings.Index(string(report), "| m0 | 500 |"), strings.Index(string(report), "| m1 | 1000 |"); i0 < 0 || i0 > i1 {
+		t.Errorf("the smaller mesh m0 does not come first in the summary:\n%s", report)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "fig14.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(svg), "<polyline"); n != 4 {
+		t.Errorf("fig14.svg has %d lines, want 4 (original and spac, two meshes)", n)
+	}
+	merged, err := os.ReadFile(filepath.Join(dir, "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(merged), "\n"); n != 9 {
+		t.Errorf("results.csv has %d lines, want 9", n)
+	}
+	if _, code, _ := execute(t, "cfd", "report", writeFile(t, "cpu.csv", "mesh,elements\nx,1\n"), "-o", dir); code != 1 {
+		t.Errorf("a CSV without the columns: exit %d, want 1", code)
+	}
+	if _, code, _ := execute(t, "cfd", "report", in); code != 2 {
+		t.Errorf("no -o: exit %d, want 2", code)
 	}
 }

@@ -53,6 +53,7 @@ Typical use:
 	root.AddCommand(scheduleCommands()...)
 	root.AddCommand(cfdCommand())
 	root.AddCommand(spmvCommand())
+	root.AddCommand(cgCommand())
 	return root
 }
 

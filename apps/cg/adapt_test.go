@@ -1,0 +1,273 @@
+package cg
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/schedule"
+)
+
+// testEngine is the CPU engine with a hook before every iteration, fixed
+// product times per kernel (so that the tuner's choices are
+// deterministic), and uploads that take a given number of polls.
+type testEngine struct {
+	*CPUEngine
+	iter       int
+	onStep     func(k int)
+	cost       map[string]time.Duration
+	readyAfter int // polls before a prepared schedule is ready
+	discarded  atomic.Int32
+}
+
+func newTestEngine(m *gpu.Matrix, csr, sched time.Duration) *testEngine {
+	return &testEngine{CPUEngine: NewCPUEngine(m, gpu.FP64),
+		cost: map[string]time.Duration{CSROp{}.Name(): csr, ScheduleOp{}.Name(): sched}}
+}
+
+func (e *testEngine) Step(op Op) (StepResult, error) {
+	e.iter++
+	if e.onStep != nil {
+		e.onStep(e.iter)
+	}
+	st, err := e.CPUEngine.Step(op)
+	st.SpMV = e.cost[op.Name()]
+	return st, err
+}
+
+func (e *testEngine) Multiply(op Op) (time.Duration, error) {
+	e.iter++
+	if e.onStep != nil {
+		e.onStep(e.iter)
+	}
+	_, err := e.CPUEngine.Multiply(op)
+	return e.cost[op.Name()], err
+}
+
+func (e *testEngine) Prepare(s *schedule.Schedule) (Pending, error) {
+	p, err := e.CPUEngine.Prepare(s)
+	if err != nil {
+		return nil, err
+	}
+	return &slowPending{Pending: p, e: e, left: e.readyAfter}, nil
+}
+
+type slowPending struct {
+	Pending
+	e    *testEngine
+	left int
+}
+
+func (p *slowPending) Ready() (bool, error) {
+	if p.left > 0 {
+		p.left--
+		return false, nil
+	}
+	return true, nil
+}
+
+func (p *slowPending) Discard() { p.e.discarded.Add(1) }
+
+// lastBackground is the background of the solve running now.
+var lastBackground atomic.Pointer[background]
+
+func init() { testHookBackground = func(b *background) { lastBackground.Store(b) } }
+
+// waitDelivered makes the iteration wait until the background's outcome is
+// in its channel, so that the poll at the iteration's end finds it.
+func waitDelivered() {
+	deadline := time.Now().Add(10 * time.Second)
+	for len(lastBackground.Load().results) == 0 {
+		if time.Now().After(deadline) {
+			panic("the background never delivered")
+		}
+		runtime.Gosched()
+	}
+}
+
+func TestAdaptPaths(t *testing.T) {
+	coo, m := laplacian(t, 24)
+	b := Ones(m)
+	s := buildSchedule(t, coo, 64)
+	ref, err := Solve(context.Background(), NewCPUEngine(m, gpu.FP64), b, opts(CSROp{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, slow := 5*time.Microsecond, 10*time.Microsecond
+	ready := func(ctx context.Context) (*schedule.Schedule, error) { return s, nil }
+
+	type check func(t *testing.T, e *testEngine, res *Result)
+	wantSwitch := func(lo int, kept bool) check {
+		return func(t *testing.T, e *testEngine, res *Result) {
+			if res.SwitchIter != lo || res.SPACKept != kept {
+				t.Errorf("switch at %d (kept %v), want %d (kept %v); segments %+v", res.SwitchIter, res.SPACKept, lo, kept, res.Segments)
+			}
+			if res.Background.State != "ready" {
+				t.Errorf("background %s (%s), want ready", res.Background.State, res.Background.Err)
+			}
+			for k := 1; k < lo; k++ {
+				if got := res.KernelAt(k); got != "cpu-csr" {
+					t.Errorf("iteration %d ran %s before the schedule was there", k, got)
+				}
+			}
+			want := map[bool]string{true: "cpu-schedule", false: "cpu-csr"}[kept]
+			if got := res.KernelAt(res.Iterations); got != want {
+				t.Errorf("the last iteration ran %s, want %s", got, want)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name       string
+		csr, sched time.Duration
+		readyAfter int
+		source     func(e *testEngine, release <-chan struct{}, cancelled chan<- struct{}) ScheduleSource
+		releaseAt  int // iteration whose start releases the source and waits for Prepare
+		check      check
+	}{
+		{name: "ready early", csr: slow, sched: fast, releaseAt: 1,
+			source: func(*testEngine, <-chan struct{}, chan<- struct{}) ScheduleSource { return ready },
+			check:  wantSwitch(2, true)},
+		{name: "ready late", csr: slow, sched: fast, releaseAt: 20,
+			source: func(_ *testEngine, release <-chan struct{}, _ chan<- struct{}) ScheduleSource {
+				return func(ctx context.Context) (*schedule.Schedule, error) { <-release; return s, nil }
+			},
+			check: wantSwitch(21, true)},
+		{name: "upload in flight for 6 polls", csr: slow, sched: fast, releaseAt: 1, readyAfter: 6,
+			source: func(*testEngine, <-chan struct{}, chan<- struct{}) ScheduleSource { return ready },
+			check:  wantSwitch(8, true)},
+		{name: "slower schedule is dropped", csr: fast, sched: slow, releaseAt: 1,
+			source: func(*testEngine, <-chan struct{}, chan<- struct{}) ScheduleSource { return ready },
+			check: func(t *testing.T, e *testEngine, res *Result) {
+				wantSwitch(2, false)(t, e, res)
+				if n := len(res.Segments); n != 3 || res.Segments[1].Iters != 1+DefaultProbe {
+					t.Errorf("segments %+v, want csr, %d probe iterations of the schedule, csr", res.Segments, 1+DefaultProbe)
+				}
+			}},
+		{name: "never ready before convergence", csr: slow, sched: fast,
+			source: func(_ *testEngine, _ <-chan struct{}, cancelled chan<- struct{}) ScheduleSource {
+				return func(ctx context.Context) (*schedule.Schedule, error) {
+					<-ctx.Done()
+					close(cancelled)
+					return nil, ctx.Err()
+				}
+			},
+			check: func(t *testing.T, e *testEngine, res *Result) {
+				if res.SwitchIter != 0 || res.Background.State != "cancelled" {
+					t.Errorf("switch %d, background %s: want no switch and a cancelled partitioner", res.SwitchIter, res.Background.State)
+				}
+			}},
+		{name: "upload still running at convergence", csr: slow, sched: fast, releaseAt: 1, readyAfter: 1 << 30,
+			source: func(*testEngine, <-chan struct{}, chan<- struct{}) ScheduleSource { return ready },
+			check: func(t *testing.T, e *testEngine, res *Result) {
+				if res.SwitchIter != 0 || res.Background.State != "late" || e.discarded.Load() != 1 {
+					t.Errorf("switch %d, background %s, %d discarded: want no switch, late, the schedule freed", res.SwitchIter, res.Background.State, e.discarded.Load())
+				}
+			}},
+		{name: "partitioner error", csr: slow, sched: fast, releaseAt: 3,
+			source: func(_ *testEngine, release <-chan struct{}, _ chan<- struct{}) ScheduleSource {
+				return func(ctx context.Context) (*schedule.Schedule, error) {
+					<-release
+					return nil, errors.New("metis: out of memory")
+				}
+			},
+			check: func(t *testing.T, e *testEngine, res *Result) {
+				if res.SwitchIter != 0 || res.Background.State != "error" || !strings.Contains(res.Background.Err, "metis: out of memory") {
+					t.Errorf("switch %d, background %s (%q): want no switch and the error", res.SwitchIter, res.Background.State, res.Background.Err)
+				}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newTestEngine(m, tc.csr, tc.sched)
+			e.readyAfter = tc.readyAfter
+			release, cancelled := make(chan struct{}), make(chan struct{})
+			e.onStep = func(k int) {
+				if k == tc.releaseAt {
+					close(release)
+					waitDelivered()
+				}
+			}
+			o := opts(CSROp{})
+			o.Schedule = tc.source(e, release, cancelled)
+			res, err := Solve(context.Background(), e, b, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSolution(t, m, b, res, o.Tol)
+			if d := abs(res.Iterations - ref.Iterations); d > 3 {
+				t.Errorf("%d iterations, %d with CSR alone", res.Iterations, ref.Iterations)
+			}
+			tc.check(t, e, res)
+			if tc.name == "partitioner error" && res.Background.ReadyIter != 0 {
+				t.Errorf("an error reported as ready at iteration %d", res.Background.ReadyIter)
+			}
+			if tc.name == "never ready before convergence" {
+				select {
+				case <-cancelled:
+				case <-time.After(10 * time.Second):
+					t.Error("the partitioner's context was never cancelled")
+				}
+			}
+		})
+	}
+}
+
+// Several starting ops are probed in turn and the fastest stays.
+func TestTunerProbesStartingOps(t *testing.T) {
+	coo, m := laplacian(t, 24)
+	s := buildSchedule(t, coo, 64)
+	e := newTestEngine(m, 10*time.Microsecond, 5*time.Microsecond)
+	res, err := Solve(context.Background(), e, Ones(m), opts(CSROp{}, ScheduleOp{s}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Segments) != 2 || res.Segments[0].Iters != 1+DefaultProbe || res.Segments[1].Kernel != "cpu-schedule" || !res.SPACKept {
+		t.Errorf("segments %+v: want %d iterations of CSR, then the schedule for good", res.Segments, 1+DefaultProbe)
+	}
+	if res.SwitchIter != DefaultProbe+2 {
+		t.Errorf("switch at %d, want %d", res.SwitchIter, DefaultProbe+2)
+	}
+}
+
+// The repeated-product loop switches as the solver does and computes A x.
+func TestRepeatAdapts(t *testing.T) {
+	coo, m := laplacian(t, 16)
+	s := buildSchedule(t, coo, 64)
+	e := newTestEngine(m, 10*time.Microsecond, 5*time.Microsecond)
+	release := make(chan struct{})
+	e.onStep = func(k int) {
+		if k == 5 {
+			close(release)
+			waitDelivered()
+		}
+	}
+	x := make([]float64, m.NCols)
+	for i := range x {
+		x[i] = float64(i%7) - 3
+	}
+	o := Options{Ops: []Op{CSROp{}}, Schedule: func(ctx context.Context) (*schedule.Schedule, error) { <-release; return s, nil }}
+	res, err := Repeat(context.Background(), e, x, 20, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Iterations != 20 || res.SwitchIter != 6 || !res.SPACKept {
+		t.Errorf("%d products, switch at %d (kept %v), want 20 and a switch at 6", res.Iterations, res.SwitchIter, res.SPACKept)
+	}
+	want, _, err := m.Reference(x, gpu.FP64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := e.Product()
+	for i := range want {
+		if d := got[i] - want[i]; d > 1e-12 || d < -1e-12 {
+			t.Fatalf("row %d: %g, want %g", i, got[i], want[i])
+		}
+	}
+	if want := 5*10*time.Microsecond + 15*5*time.Microsecond; res.SpMVTime != want {
+		t.Errorf("product time %v, want %v (5 CSR products, 15 with the schedule)", res.SpMVTime, want)
+	}
+}

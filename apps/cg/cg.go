@@ -1,0 +1,467 @@
+package cg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/schedule"
+)
+
+// Op is an SpMV implementation an engine runs: a kernel, with its schedule
+// where it has one.
+type Op interface {
+	Name() string
+	// UsesSchedule reports whether the op runs a SPAC schedule.
+	UsesSchedule() bool
+}
+
+// StepResult is what one iteration reports to the solver.
+type StepResult struct {
+	PQ   float64       // p.Ap
+	RR   float64       // r.r after the update (unchanged when the update was skipped)
+	SpMV time.Duration // time of the product q = A p
+}
+
+// Engine runs the iteration of the package doc on one device.
+type Engine interface {
+	// Init starts from x = 0: r = p = b. It returns r.r.
+	Init(b []float64) (rr float64, err error)
+	// Step runs q = A p with op, pq = p.q and, when pq is positive and
+	// finite, the update of x and r with alpha = rr / pq; otherwise it leaves
+	// x and r as they are.
+	Step(op Op) (StepResult, error)
+	// Direction sets p = r + beta p with beta = r.r after / before the last
+	// Step.
+	Direction() error
+	// Multiply runs q = A p with op alone (the repeated-product loop) and
+	// returns its time.
+	Multiply(op Op) (time.Duration, error)
+	// Solution returns x.
+	Solution() ([]float64, error)
+	// Prepare makes what the engine's SPAC op needs of a schedule (on the GPU:
+	// the kernels' arrays, uploaded on a stream of their own). It runs on the
+	// partitioner's goroutine, concurrently with Step; the pending result is
+	// used from the solver's goroutine.
+	Prepare(s *schedule.Schedule) (Pending, error)
+}
+
+// Pending is a schedule on its way to the engine.
+type Pending interface {
+	// Ready reports without blocking whether Op can be called without waiting.
+	Ready() (bool, error)
+	// Op waits until the schedule is in place and returns the op running it.
+	Op() (Op, error)
+	// Discard frees a schedule whose Op was not taken.
+	Discard()
+}
+
+// ScheduleSource computes the SPAC schedule of the matrix (partition and
+// plan, or the cache); it must return soon after ctx is cancelled, except
+// from inside a call that cannot be interrupted.
+type ScheduleSource func(ctx context.Context) (*schedule.Schedule, error)
+
+// Options say how Solve runs.
+type Options struct {
+	Tol      float64 // stop when ||r|| / ||b|| <= Tol
+	MaxIters int     // stop after this many iterations
+	// Ops are the kernels to start with: Ops[0] runs first; with more than
+	// one, each runs 1 + Probe iterations and the fastest stays (the first
+	// product of an op is not scored).
+	Ops []Op
+	// Schedule, when set, runs in the background (SPAC-adapt): its op is
+	// tried as soon as it is ready and kept if it is faster.
+	Schedule ScheduleSource
+	Probe    int // scored iterations an op runs before it is compared; 0: DefaultProbe
+}
+
+// DefaultProbe is how many scored iterations an op runs before the tuner
+// compares it: event-timed products of one kernel vary by a few percent,
+// and each probe iteration of a slower kernel costs time.
+const DefaultProbe = 2
+
+// Stop says why the solver stopped.
+type Stop string
+
+const (
+	Converged   Stop = "converged"
+	MaxIters    Stop = "max-iterations"
+	Breakdown   Stop = "breakdown"
+	NonFinite   Stop = "non-finite"
+	RepeatsDone Stop = "repeats-done" // Repeat ran every product
+)
+
+// Segment is a run of consecutive iterations with one kernel.
+type Segment struct {
+	Kernel string        `json:"kernel"`
+	From   int           `json:"from"` // first iteration (1-based)
+	Iters  int           `json:"iterations"`
+	Time   time.Duration `json:"time_ns"` // wall time of its iterations
+	SpMV   time.Duration `json:"spmv_ns"` // time of its products
+}
+
+// Background reports the partitioner of SPAC-adapt.
+type Background struct {
+	// State: none (no background), ready (its schedule was offered to the
+	// tuner), cancelled (the solver stopped while it partitioned), late
+	// (the solver stopped while it uploaded), error.
+	State string        `json:"state"`
+	Time  time.Duration `json:"time_ns"`
+	Err   string        `json:"error,omitempty"`
+	// ReadyIter is the iteration after which the schedule was found on the
+	// device (0 when it never was).
+	ReadyIter int `json:"ready_iteration"`
+}
+
+// Result is a solve's outcome and its timings.
+type Result struct {
+	Iterations int       `json:"iterations"`
+	Stop       Stop      `json:"stop"`
+	Reason     string    `json:"reason"`
+	Residual   float64   `json:"residual"` // ||r|| / ||b|| of the recursive residual
+	History    []float64 `json:"history"`  // the residual before the first iteration and after each
+	X          []float64 `json:"-"`
+
+	Total    time.Duration `json:"total_ns"` // wall time from the start to the answer, the background's end included
+	SpMVTime time.Duration `json:"spmv_ns"`  // the products' time
+	Segments []Segment     `json:"segments"`
+	// SwitchIter is the first iteration run with the SPAC kernel (0: none);
+	// SPACKept says whether it stayed after its probe.
+	SwitchIter int        `json:"switch_iteration"`
+	SPACKept   bool       `json:"spac_kept"`
+	Background Background `json:"partitioner"`
+	iterTimes  []time.Duration
+}
+
+// PerIteration returns the mean wall time of an iteration before the
+// switch to the SPAC kernel and from it on (0 where there is none).
+func (r *Result) PerIteration() (before, after time.Duration) {
+	cut := len(r.iterTimes)
+	if r.SwitchIter > 0 {
+		cut = min(r.SwitchIter-1, cut)
+	}
+	mean := func(ts []time.Duration) time.Duration {
+		if len(ts) == 0 {
+			return 0
+		}
+		var s time.Duration
+		for _, t := range ts {
+			s += t
+		}
+		return s / time.Duration(len(ts))
+	}
+	return mean(r.iterTimes[:cut]), mean(r.iterTimes[cut:])
+}
+
+// KernelAt returns the kernel iteration k ran (1-based), or "".
+func (r *Result) KernelAt(k int) string {
+	for _, s := range r.Segments {
+		if k >= s.From && k < s.From+s.Iters {
+			return s.Kernel
+		}
+	}
+	return ""
+}
+
+func (o *Options) check() error {
+	if len(o.Ops) == 0 {
+		return errors.New("cg: no SpMV op to start with")
+	}
+	if !(o.Tol >= 0) || math.IsInf(o.Tol, 0) {
+		return fmt.Errorf("cg: tolerance %g: want a finite value >= 0", o.Tol)
+	}
+	if o.MaxIters < 0 {
+		return fmt.Errorf("cg: max iterations %d: want >= 0", o.MaxIters)
+	}
+	if o.Probe < 0 {
+		return fmt.Errorf("cg: probe %d: want >= 0 iterations", o.Probe)
+	}
+	if o.Probe == 0 {
+		o.Probe = DefaultProbe
+	}
+	return nil
+}
+
+// run is the state a solve shares with its loop helpers.
+type run struct {
+	res   *Result
+	tn    *tuner
+	bg    *background
+	start time.Time
+}
+
+func newRun(ctx context.Context, eng Engine, o *Options) (*run, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	r := &run{res: &Result{Background: Background{State: "none"}}, tn: newTuner(o.Ops, o.Probe), start: time.Now()}
+	if o.Schedule != nil {
+		r.bg = startBackground(ctx, eng, o.Schedule)
+	}
+	return r, nil
+}
+
+// iteration records iteration k's op and times (the tuner has its own
+// record, which must come before a poll can offer a new op).
+func (r *run) iteration(k int, op Op, wall, spmv time.Duration) {
+	res := r.res
+	res.SpMVTime += spmv
+	res.iterTimes = append(res.iterTimes, wall)
+	if n := len(res.Segments); n > 0 && res.Segments[n-1].Kernel == op.Name() {
+		s := &res.Segments[n-1]
+		s.Iters++
+		s.Time += wall
+		s.SpMV += spmv
+	} else {
+		res.Segments = append(res.Segments, Segment{Kernel: op.Name(), From: k, Iters: 1, Time: wall, SpMV: spmv})
+	}
+	if op.UsesSchedule() && res.SwitchIter == 0 {
+		res.SwitchIter = k
+	}
+}
+
+// poll takes the background's schedule when it is on the device; an error
+// there is reported, and the solve goes on with what it has.
+func (r *run) poll(k int) {
+	if r.bg == nil {
+		return
+	}
+	op, err, done := r.bg.poll()
+	if !done {
+		return
+	}
+	bgr := &r.res.Background
+	bgr.Time = r.bg.elapsed
+	if err != nil {
+		bgr.State, bgr.Err = "error", err.Error()
+		return
+	}
+	bgr.State, bgr.ReadyIter = "ready", k
+	r.tn.offer(op)
+}
+
+// finish stops the background and fills the totals.
+func (r *run) finish() {
+	if r.bg != nil {
+		if state, err := r.bg.stop(); state != "" {
+			bgr := &r.res.Background
+			bgr.State, bgr.Time = state, r.bg.elapsed
+			if err != nil {
+				bgr.Err = err.Error()
+			}
+		}
+	}
+	r.res.Total = time.Since(r.start)
+	if r.res.SwitchIter > 0 {
+		r.res.SPACKept = r.tn.cur.op.UsesSchedule()
+	}
+}
+
+// Solve runs CG on eng for the right-hand side b. It returns an error only
+// when the engine fails or ctx is cancelled; a breakdown or a solve that
+// does not converge is a Result with its Stop and Reason.
+func Solve(ctx context.Context, eng Engine, b []float64, o Options) (*Result, error) {
+	r, err := newRun(ctx, eng, &o)
+	if err != nil {
+		return nil, err
+	}
+	defer r.finish()
+	res := r.res
+	var bb float64
+	for _, v := range b {
+		bb = math.FMA(v, v, bb)
+	}
+	if !(bb < math.Inf(1)) {
+		return nil, fmt.Errorf("cg: the right-hand side has %s entries", map[bool]string{true: "NaN", false: "infinite"}[math.IsNaN(bb)])
+	}
+	rr, err := eng.Init(b)
+	if err != nil {
+		return nil, err
+	}
+	bnorm := math.Sqrt(bb)
+	rel := func(rr float64) float64 {
+		if bnorm == 0 {
+			return 0
+		}
+		return math.Sqrt(rr) / bnorm
+	}
+	res.Residual = rel(rr)
+	res.History = append(res.History, res.Residual)
+	for k := 1; ; k++ {
+		if res.Residual <= o.Tol {
+			res.Stop, res.Reason = Converged, fmt.Sprintf("converged: ||r||/||b|| = %.3g <= %g after %d iterations", res.Residual, o.Tol, res.Iterations)
+			break
+		}
+		if k > o.MaxIters {
+			res.Stop, res.Reason = MaxIters, fmt.Sprintf("not converged: %d iterations, the most allowed, left ||r||/||b|| = %.3g > %g", o.MaxIters, res.Residual, o.Tol)
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("cg: after %d iterations: %w", res.Iterations, err)
+		}
+		t0 := time.Now()
+		op := r.tn.op()
+		st, err := eng.Step(op)
+		if err != nil {
+			return nil, fmt.Errorf("cg: iteration %d (%s): %w", k, op.Name(), err)
+		}
+		r.tn.record(st.SpMV)
+		if !(st.PQ > 0) || math.IsInf(st.PQ, 0) {
+			r.iteration(k, op, time.Since(t0), st.SpMV)
+			res.Stop = Breakdown
+			res.Reason = fmt.Sprintf("breakdown at iteration %d: p.Ap = %.3g <= 0 (or not finite): the matrix is not positive definite, and CG needs an SPD matrix; x is the iterate of iteration %d", k, st.PQ, k-1)
+			break
+		}
+		if math.IsNaN(st.RR) || math.IsInf(st.RR, 0) {
+			r.iteration(k, op, time.Since(t0), st.SpMV)
+			res.Stop = NonFinite
+			res.Reason = fmt.Sprintf("stopped at iteration %d: r.r is %g (an overflow in the chosen precision)", k, st.RR)
+			break
+		}
+		res.Iterations = k
+		res.Residual = rel(st.RR)
+		res.History = append(res.History, res.Residual)
+		if res.Residual > o.Tol {
+			// Only an iteration that goes on needs the new direction, and it
+			// is the boundary where a new kernel can take over.
+			r.poll(k)
+			if err := eng.Direction(); err != nil {
+				return nil, fmt.Errorf("cg: iteration %d: %w", k, err)
+			}
+		}
+		r.iteration(k, op, time.Since(t0), st.SpMV)
+	}
+	if res.X, err = eng.Solution(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Repeat runs n products q = A p (p = x) with the same kernel choice and
+// overlap as Solve: the repeated-SpMV benchmark of SPAC-adapt. Result's
+// iterations are the products; it has no residuals.
+func Repeat(ctx context.Context, eng Engine, x []float64, n int, o Options) (*Result, error) {
+	o.MaxIters = n
+	r, err := newRun(ctx, eng, &o)
+	if err != nil {
+		return nil, err
+	}
+	defer r.finish()
+	if _, err := eng.Init(x); err != nil {
+		return nil, err
+	}
+	for k := 1; k <= n; k++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("cg: after %d products: %w", k-1, err)
+		}
+		t0 := time.Now()
+		op := r.tn.op()
+		d, err := eng.Multiply(op)
+		if err != nil {
+			return nil, fmt.Errorf("cg: product %d (%s): %w", k, op.Name(), err)
+		}
+		r.tn.record(d)
+		r.poll(k)
+		r.iteration(k, op, time.Since(t0), d)
+		r.res.Iterations = k
+	}
+	r.res.Stop, r.res.Reason = RepeatsDone, fmt.Sprintf("ran %d products", n)
+	return r.res, nil
+}
+
+// TrueResidual is ||b - A x|| / ||b|| in float64 with the CSR matrix: the
+// residual of the answer, which the recursive one only approximates.
+func TrueResidual(m *gpu.Matrix, b, x []float64) (float64, error) {
+	if len(b) != m.NRows || len(x) != m.NCols {
+		return 0, fmt.Errorf("cg: residual of a %d x %d matrix with len(b) = %d, len(x) = %d", m.NRows, m.NCols, len(b), len(x))
+	}
+	var rr, bb float64
+	for i := range m.NRows {
+		s := b[i]
+		for j := m.RowPtr[i]; j < m.RowPtr[i+1]; j++ {
+			s -= m.Val[j] * x[m.Col[j]]
+		}
+		rr += s * s
+		bb += b[i] * b[i]
+	}
+	if bb == 0 {
+		return math.Sqrt(rr), nil
+	}
+	return math.Sqrt(rr / bb), nil
+}
+
+// Check refuses what cannot be SPD: a matrix that is not square, an entry
+// whose mirror differs by more than a few rounding units, a diagonal entry
+// that is not positive (or missing). Duplicates add up, as in the products.
+func Check(m *gpu.Matrix) error {
+	if m.NRows != m.NCols {
+		return fmt.Errorf("%s is %d x %d: CG needs a square (symmetric positive definite) matrix", m.Name, m.NRows, m.NCols)
+	}
+	// The transpose by a counting sort on the column: its rows come out with
+	// ascending columns because A's rows are visited in order.
+	n := m.NRows
+	tptr := make([]int32, n+1)
+	for _, c := range m.Col {
+		tptr[c+1]++
+	}
+	for i := range n {
+		tptr[i+1] += tptr[i]
+	}
+	tcol := make([]int32, m.NNZ())
+	tval := make([]float64, m.NNZ())
+	next := slices.Clone(tptr[:n])
+	for e, c := range m.Col {
+		tcol[next[c]], tval[next[c]] = m.Row[e], m.Val[e]
+		next[c]++
+	}
+	for i := range n {
+		a := mergedRow(m.Col[m.RowPtr[i]:m.RowPtr[i+1]], m.Val[m.RowPtr[i]:m.RowPtr[i+1]])
+		t := mergedRow(tcol[tptr[i]:tptr[i+1]], tval[tptr[i]:tptr[i+1]])
+		var diag float64
+		for len(a) > 0 || len(t) > 0 {
+			var x, y entry
+			switch {
+			case len(t) == 0 || (len(a) > 0 && a[0].col < t[0].col):
+				x, a = a[0], a[1:]
+				y.col = x.col
+			case len(a) == 0 || t[0].col < a[0].col:
+				y, t = t[0], t[1:]
+				x.col = y.col
+			default:
+				x, y, a, t = a[0], t[0], a[1:], t[1:]
+			}
+			if math.Abs(x.val-y.val) > 1e-12*max(math.Abs(x.val), math.Abs(y.val)) {
+				return fmt.Errorf("%s is not symmetric: A(%d,%d) = %g but A(%d,%d) = %g: CG needs a symmetric positive definite matrix", m.Name, i+1, x.col+1, x.val, x.col+1, i+1, y.val)
+			}
+			if int(x.col) == i {
+				diag = x.val
+			}
+		}
+		if !(diag > 0) {
+			return fmt.Errorf("%s is not positive definite: diagonal entry A(%d,%d) = %g <= 0 (CG needs an SPD matrix)", m.Name, i+1, i+1, diag)
+		}
+	}
+	return nil
+}
+
+type entry struct {
+	col int32
+	val float64
+}
+
+// mergedRow adds up the duplicates of a row with ascending columns.
+func mergedRow(cols []int32, vals []float64) []entry {
+	out := make([]entry, 0, len(cols))
+	for j, c := range cols {
+		if n := len(out); n > 0 && out[n-1].col == c {
+			out[n-1].val += vals[j]
+			continue
+		}
+		out = append(out, entry{c, vals[j]})
+	}
+	return out
+}

@@ -1,0 +1,267 @@
+//go:build cuda
+
+// GPU tests of the solver: every kernel against the CPU reference, the
+// overlap of SPAC-adapt with real uploads on a second stream, a breakdown.
+// Build with scripts/gpu-build.sh (bin/gpu/cg.test), run on the GPU
+// machine: bin/gpu/cg.test -test.v
+package cg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/schedule"
+)
+
+var dev *gpu.Device
+
+func TestMain(m *testing.M) {
+	d, err := gpu.Open(0)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cg gpu tests:", err)
+		os.Exit(1)
+	}
+	dev = d
+	code := m.Run()
+	d.Close()
+	os.Exit(code)
+}
+
+// gpuCase is an SPD input of the GPU tests.
+type gpuCase struct {
+	name string
+	coo  *matrices.COO
+}
+
+func gpuCases(t *testing.T) []gpuCase {
+	lap, err := matrices.Stencil2D(40, 40, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lap3, err := matrices.Stencil3D(12, 12, 12, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fem, err := matrices.FEMBlock(3000, 3, 60, 300, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []gpuCase{{"laplacian-2d", lap}, {"laplacian-3d", lap3}, {"fem", fem.Expanded()}}
+}
+
+func TestGPUMatchesCPU(t *testing.T) {
+	for _, tc := range gpuCases(t) {
+		m, err := gpu.NewMatrix(tc.coo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := Ones(m)
+		s := buildSchedule(t, tc.coo, 256)
+		for _, p := range []gpu.Precision{gpu.FP64, gpu.FP32} {
+			tol := map[gpu.Precision]float64{gpu.FP64: 1e-10, gpu.FP32: 1e-5}[p]
+			o := Options{Tol: tol, MaxIters: 5000, Ops: []Op{CSROp{}}}
+			ref, err := Solve(context.Background(), NewCPUEngine(m, p), b, o)
+			if err != nil || ref.Stop != Converged {
+				t.Fatalf("%s %s: CPU reference: %v %v", tc.name, p, err, ref)
+			}
+			for _, k := range []gpu.Kernel{gpu.CSRScalar, gpu.CSRVector, gpu.COOAtomic, gpu.CuSPARSECSR, gpu.SPACShared, gpu.SPACReadOnly, gpu.SPACSharedX4, gpu.SPACReadOnlyX4} {
+				name := fmt.Sprintf("%s/%s/%s", tc.name, p, k)
+				t.Run(name, func(t *testing.T) {
+					e, err := NewGPUEngine(dev, m, p, map[bool]gpu.Kernel{true: k, false: gpu.SPACReadOnly}[k.UsesSchedule()])
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer e.Close()
+					var op Op
+					if k.UsesSchedule() {
+						pend, err := e.Prepare(s)
+						if err != nil {
+							t.Fatal(err)
+						}
+						op, err = pend.Op()
+						if err != nil {
+							t.Fatal(err)
+						}
+					} else if op, err = e.Op(k, 256); errors.Is(err, gpu.ErrNoCuSPARSE) {
+						t.Skip(err)
+					} else if err != nil {
+						t.Fatal(err)
+					}
+					o := o
+					o.Ops = []Op{op}
+					res, err := Solve(context.Background(), e, b, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkSolution(t, m, b, res, tol)
+					slack := 3
+					if p == gpu.FP32 {
+						slack = max(3, ref.Iterations/10)
+					}
+					if abs(res.Iterations-ref.Iterations) > slack {
+						t.Errorf("%d iterations, the CPU reference %d", res.Iterations, ref.Iterations)
+					}
+					t.Logf("%d iterations (CPU %d), residual %.3g (CPU %.3g), %.1f us/product", res.Iterations, ref.Iterations, res.Residual, ref.Residual, usOf(res.SpMVTime)/float64(res.Iterations))
+				})
+			}
+		}
+	}
+}
+
+func usOf(d interface{ Microseconds() int64 }) float64 { return float64(d.Microseconds()) }
+
+// hookEngine calls onStep before every iteration of the GPU engine.
+type hookEngine struct {
+	*GPUEngine
+	iter   int
+	onStep func(k int)
+}
+
+func (e *hookEngine) Step(op Op) (StepResult, error) {
+	e.iter++
+	e.onStep(e.iter)
+	return e.GPUEngine.Step(op)
+}
+
+func TestGPUAdapt(t *testing.T) {
+	coo, err := matrices.Stencil2D(60, 60, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := gpu.NewMatrix(coo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := Ones(m)
+	s := buildSchedule(t, coo, 256)
+	for _, path := range []string{"ready at 10", "never", "error"} {
+		t.Run(path, func(t *testing.T) {
+			ge, err := NewGPUEngine(dev, m, gpu.FP64, gpu.SPACReadOnlyX4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ge.Close()
+			def, err := ge.Op(gpu.COOAtomic, 256)
+			if err != nil {
+				t.Fatal(err)
+			}
+			release, cancelled := make(chan struct{}), make(chan struct{})
+			e := &hookEngine{GPUEngine: ge, onStep: func(k int) {
+				if k == 10 && path != "never" {
+					close(release)
+					waitDelivered()
+				}
+			}}
+			o := Options{Tol: 1e-10, MaxIters: 5000, Ops: []Op{def}, Probe: 2}
+			o.Schedule = func(ctx context.Context) (*schedule.Schedule, error) {
+				select {
+				case <-release:
+				case <-ctx.Done():
+					close(cancelled)
+					return nil, ctx.Err()
+				}
+				if path == "error" {
+					return nil, errors.New("partitioner failed")
+				}
+				return s, nil
+			}
+			res, err := Solve(context.Background(), e, b, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSolution(t, m, b, res, o.Tol)
+			t.Logf("%s: %d iterations, switch %d (kept %v), background %s, segments %+v", path, res.Iterations, res.SwitchIter, res.SPACKept, res.Background.State, res.Segments)
+			switch path {
+			case "ready at 10":
+				// The upload runs on its own stream: it may take a few
+				// iterations, never fewer than one.
+				if res.SwitchIter < 11 || res.Background.State != "ready" {
+					t.Errorf("switch at %d, background %s: want a switch after iteration 10", res.SwitchIter, res.Background.State)
+				}
+			case "never":
+				<-cancelled
+				if res.SwitchIter != 0 || res.Background.State != "cancelled" {
+					t.Errorf("switch %d, background %s: want none and cancelled", res.SwitchIter, res.Background.State)
+				}
+			case "error":
+				if res.SwitchIter != 0 || res.Background.State != "error" || !strings.Contains(res.Background.Err, "partitioner failed") {
+					t.Errorf("switch %d, background %s %q", res.SwitchIter, res.Background.State, res.Background.Err)
+				}
+			}
+		})
+	}
+}
+
+func TestGPUBreakdown(t *testing.T) {
+	coo := &matrices.COO{Name: "indefinite", NRows: 2, NCols: 2, Field: matrices.Real, Symmetry: matrices.General,
+		Row: []int32{0, 0, 1, 1}, Col: []int32{0, 1, 0, 1}, Val: []float64{1, 2, 2, 1}}
+	m, err := gpu.NewMatrix(coo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewGPUEngine(dev, m, gpu.FP64, gpu.SPACReadOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	op, err := e.Op(gpu.CSRScalar, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Solve(context.Background(), e, []float64{1, 0}, Options{Tol: 1e-12, MaxIters: 100, Ops: []Op{op}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stop != Breakdown || res.Iterations != 1 || res.X[0] != 1 || res.X[1] != 0 {
+		t.Errorf("got %s after %d iterations, x = %v: want a breakdown at iteration 2 with x = (1, 0)", res.Stop, res.Iterations, res.X)
+	}
+}
+
+func TestGPURepeat(t *testing.T) {
+	coo, err := matrices.Stencil3D(16, 16, 16, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := gpu.NewMatrix(coo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewGPUEngine(dev, m, gpu.FP64, gpu.SPACShared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	pend, err := e.Prepare(buildSchedule(t, coo, 512))
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, err := pend.Op()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, m.NCols)
+	for i := range x {
+		x[i] = float64(i%11) - 5
+	}
+	res, err := Repeat(context.Background(), e, x, 50, Options{Ops: []Op{op}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := e.Product()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, absRef, err := m.Reference(x, gpu.FP64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errMax := gpu.MaxRelError(y, ref, absRef); !(errMax <= gpu.Tolerance(gpu.FP64)) || res.Iterations != 50 {
+		t.Errorf("%d products, max relative error %.3g", res.Iterations, errMax)
+	}
+}

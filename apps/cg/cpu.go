@@ -1,0 +1,207 @@
+package cg
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/schedule"
+)
+
+// CPUEngine runs the iteration on the CPU in one precision: the reference
+// the GPU is checked against, and the engine the overlap tests drive.
+type CPUEngine struct {
+	m    *gpu.Matrix
+	prec gpu.Precision
+	f32  *cpuVectors[float32]
+	f64  *cpuVectors[float64]
+}
+
+// cpuVectors holds the iteration's state in precision T.
+type cpuVectors[T float32 | float64] struct {
+	val        []T // the matrix's values, rounded to T
+	x, r, p, q []T
+	rr, rrPrev float64 // r.r now and before the last Step
+}
+
+// NewCPUEngine prepares m for CG in precision p.
+func NewCPUEngine(m *gpu.Matrix, p gpu.Precision) *CPUEngine {
+	e := &CPUEngine{m: m, prec: p}
+	if p == gpu.FP32 {
+		e.f32 = newCPUVectors[float32](m)
+	} else {
+		e.f64 = newCPUVectors[float64](m)
+	}
+	return e
+}
+
+func newCPUVectors[T float32 | float64](m *gpu.Matrix) *cpuVectors[T] {
+	v := &cpuVectors[T]{val: make([]T, m.NNZ()), x: make([]T, m.NCols), r: make([]T, m.NRows), p: make([]T, m.NCols), q: make([]T, m.NRows)}
+	for i, a := range m.Val {
+		v.val[i] = T(a)
+	}
+	return v
+}
+
+// CSROp is the CPU's row-by-row product.
+type CSROp struct{}
+
+func (CSROp) Name() string       { return "cpu-csr" }
+func (CSROp) UsesSchedule() bool { return false }
+
+// ScheduleOp is the schedule executor (package schedule's SpMV: the SPAC
+// kernels' semantics, block by block).
+type ScheduleOp struct{ S *schedule.Schedule }
+
+func (ScheduleOp) Name() string       { return "cpu-schedule" }
+func (ScheduleOp) UsesSchedule() bool { return true }
+
+// fma is a fused multiply-add in T: exact in float64, and in float32 the
+// exact result rounded twice, which almost always equals a float32 fma.
+func fma[T float32 | float64](a, b, c T) T { return T(math.FMA(float64(a), float64(b), float64(c))) }
+
+func dot[T float32 | float64](a, b []T) float64 {
+	var s float64
+	for i := range a {
+		s = math.FMA(float64(a[i]), float64(b[i]), s)
+	}
+	return s
+}
+
+func (e *CPUEngine) Init(b []float64) (float64, error) {
+	if len(b) != e.m.NRows {
+		return 0, fmt.Errorf("cg: b has %d entries, the matrix %d rows", len(b), e.m.NRows)
+	}
+	if e.f32 != nil {
+		return cpuInit(e.f32, b), nil
+	}
+	return cpuInit(e.f64, b), nil
+}
+
+func cpuInit[T float32 | float64](v *cpuVectors[T], b []float64) float64 {
+	for i, x := range b {
+		v.x[i], v.r[i], v.p[i] = 0, T(x), T(x)
+	}
+	v.rr = dot(v.r, v.r)
+	return v.rr
+}
+
+func (e *CPUEngine) Step(op Op) (StepResult, error) {
+	if e.f32 != nil {
+		return cpuStep(e, e.f32, op)
+	}
+	return cpuStep(e, e.f64, op)
+}
+
+func cpuStep[T float32 | float64](e *CPUEngine, v *cpuVectors[T], op Op) (StepResult, error) {
+	d, err := cpuProduct(e, v, op)
+	if err != nil {
+		return StepResult{}, err
+	}
+	pq := dot(v.p, v.q)
+	v.rrPrev = v.rr
+	if pq > 0 && !math.IsInf(pq, 0) {
+		a := T(v.rr / pq)
+		for i := range v.x {
+			v.x[i] = fma(a, v.p[i], v.x[i])
+			v.r[i] = fma(-a, v.q[i], v.r[i])
+		}
+		v.rr = dot(v.r, v.r)
+	}
+	return StepResult{PQ: pq, RR: v.rr, SpMV: d}, nil
+}
+
+// cpuProduct is q = A p with op, timed.
+func cpuProduct[T float32 | float64](e *CPUEngine, v *cpuVectors[T], op Op) (time.Duration, error) {
+	t0 := time.Now()
+	switch o := op.(type) {
+	case CSROp:
+		m := e.m
+		for r := range m.NRows {
+			var s T
+			for j := m.RowPtr[r]; j < m.RowPtr[r+1]; j++ {
+				// The conversion keeps Go from fusing: the GPU's CSR kernels
+				// may fuse, so neither form is "the" answer; this one is the
+				// schedule executor's.
+				s += T(v.val[j] * v.p[m.Col[j]])
+			}
+			v.q[r] = s
+		}
+	case ScheduleOp:
+		var err error
+		switch q := any(v.q).(type) {
+		case []float32:
+			err = o.S.SpMV32(any(v.p).([]float32), q)
+		case []float64:
+			err = o.S.SpMV(any(v.p).([]float64), q)
+		}
+		if err != nil {
+			return 0, err
+		}
+	default:
+		return 0, fmt.Errorf("cg: the CPU engine cannot run %s", op.Name())
+	}
+	return time.Since(t0), nil
+}
+
+func (e *CPUEngine) Direction() error {
+	if e.f32 != nil {
+		cpuDirection(e.f32)
+	} else {
+		cpuDirection(e.f64)
+	}
+	return nil
+}
+
+func cpuDirection[T float32 | float64](v *cpuVectors[T]) {
+	beta := T(v.rr / v.rrPrev)
+	for i := range v.p {
+		v.p[i] = fma(beta, v.p[i], v.r[i])
+	}
+}
+
+func (e *CPUEngine) Multiply(op Op) (time.Duration, error) {
+	if e.f32 != nil {
+		return cpuProduct(e, e.f32, op)
+	}
+	return cpuProduct(e, e.f64, op)
+}
+
+func (e *CPUEngine) Solution() ([]float64, error) {
+	if e.f32 != nil {
+		return widen(e.f32.x), nil
+	}
+	return widen(e.f64.x), nil
+}
+
+// Product returns q, the last product (tests compare kernels with it).
+func (e *CPUEngine) Product() []float64 {
+	if e.f32 != nil {
+		return widen(e.f32.q)
+	}
+	return widen(e.f64.q)
+}
+
+func widen[T float32 | float64](s []T) []float64 {
+	out := make([]float64, len(s))
+	for i, v := range s {
+		out[i] = float64(v)
+	}
+	return out
+}
+
+// Prepare has nothing to upload: the schedule is ready at once.
+func (e *CPUEngine) Prepare(s *schedule.Schedule) (Pending, error) {
+	if s.NRows != e.m.NRows || s.NCols != e.m.NCols || s.NNZ != e.m.NNZ() {
+		return nil, fmt.Errorf("cg: schedule for a %d x %d matrix with %d entries, not %d x %d with %d", s.NRows, s.NCols, s.NNZ, e.m.NRows, e.m.NCols, e.m.NNZ())
+	}
+	return readyPending{ScheduleOp{s}}, nil
+}
+
+// readyPending is a schedule that needs no upload.
+type readyPending struct{ op Op }
+
+func (p readyPending) Ready() (bool, error) { return true, nil }
+func (p readyPending) Op() (Op, error)      { return p.op, nil }
+func (p readyPending) Discard()             {}

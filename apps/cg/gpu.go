@@ -1,0 +1,311 @@
+package cg
+
+import (
+	_ "embed"
+	"fmt"
+	"time"
+
+	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/schedule"
+)
+
+// cgPTX is kernels/cg.ptx, made from cg.cu by 'make ptx'.
+//
+//go:embed kernels/cg.ptx
+var cgPTX string
+
+// Module holds the solver's vector kernels.
+var Module = gpu.PTXModule{Name: "cg", PTX: cgPTX, Entries: []string{
+	"cg_dot_final",
+	"cg_dot_partial_f32", "cg_init_f32", "cg_update_f32", "cg_xpay_f32",
+	"cg_dot_partial_f64", "cg_init_f64", "cg_update_f64", "cg_xpay_f64",
+}}
+
+// vecThreads is THREADS of cg.cu; maxVecBlocks caps the grid of the vector
+// kernels (grid-stride loops), which is also the number of partial sums a
+// dot product leaves: 1024 blocks of 256 threads fill an H100.
+const (
+	vecThreads   = 256
+	maxVecBlocks = 1024
+)
+
+// GPUEngine runs the iteration on a GPU: the products with package gpu's
+// kernels on the SpMV's own x (which holds p) and y (which holds q), the
+// vector operations with kernels/cg.cu.
+type GPUEngine struct {
+	d          *gpu.Device
+	sp         *gpu.SpMV
+	m          *gpu.Matrix
+	prec       gpu.Precision
+	spacKernel gpu.Kernel
+	x, r, b    *gpu.Buffer
+	scalars    *gpu.Buffer // S of cg.cu: r.r (two slots), p.Ap
+	partials   *gpu.Buffer
+	timer      *gpu.Interval
+	mod        *gpu.Module
+	grid       int
+
+	dotPQ, finalPQ *gpu.Launch
+	update, finalR [2]*gpu.Launch // by the slot of r.r before the update
+	xpay           [2]*gpu.Launch
+	parity         int       // slot of the current r.r
+	host           []float64 // the scalars read back (a slice of its own: cgo forbids passing memory inside a struct holding Go pointers)
+}
+
+// NewGPUEngine uploads m in precision p and prepares the kernels; SPAC
+// schedules will run with spacKernel.
+func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.Kernel) (_ *GPUEngine, err error) {
+	if !spacKernel.UsesSchedule() {
+		return nil, fmt.Errorf("cg: %s is not a SPAC kernel", spacKernel)
+	}
+	if m.NRows != m.NCols {
+		return nil, fmt.Errorf("cg: %s is %d x %d, not square", m.Name, m.NRows, m.NCols)
+	}
+	e := &GPUEngine{d: d, m: m, prec: p, spacKernel: spacKernel, host: make([]float64, 3)}
+	defer func() {
+		if err != nil {
+			e.Close()
+		}
+	}()
+	if e.mod, err = d.LoadModule(Module); err != nil {
+		return nil, err
+	}
+	if e.sp, err = d.NewSpMV(m, p); err != nil {
+		return nil, err
+	}
+	n, w := m.NRows, int64(p.Bytes())
+	e.grid = min((n+vecThreads-1)/vecThreads, maxVecBlocks)
+	if e.x, err = d.Alloc(int64(n)*w, "x"); err != nil {
+		return nil, err
+	}
+	if e.r, err = d.Alloc(int64(n)*w, "r"); err != nil {
+		return nil, err
+	}
+	if e.scalars, err = d.Alloc(3*8, "the CG scalars"); err != nil {
+		return nil, err
+	}
+	if e.partials, err = d.Alloc(int64(max(e.grid, 1))*8, "partial sums"); err != nil {
+		return nil, err
+	}
+	if e.timer, err = d.NewInterval(); err != nil {
+		return nil, err
+	}
+	pv, qv := e.sp.VectorArgs()
+	S := gpu.Ptr(e.scalars)
+	slot := func(i int) uint64 { return S + uint64(8*i) }
+	suffix := "_f64"
+	if p == gpu.FP32 {
+		suffix = "_f32"
+	}
+	launch := func(name string, grid int, args ...uint64) *gpu.Launch {
+		if err != nil {
+			return nil
+		}
+		var l *gpu.Launch
+		l, err = e.mod.Launch(name, grid, vecThreads, 0, args...)
+		return l
+	}
+	N, P := gpu.Int(n), gpu.Ptr(e.partials)
+	e.dotPQ = launch("cg_dot_partial"+suffix, e.grid, N, pv, qv, P)
+	e.finalPQ = launch("cg_dot_final", 1, gpu.Int(e.grid), P, slot(2))
+	for s := range 2 {
+		e.update[s] = launch("cg_update"+suffix, e.grid, N, S, gpu.Int(s), gpu.Ptr(e.x), gpu.Ptr(e.r), pv, qv, P)
+		e.finalR[s] = launch("cg_dot_final", 1, gpu.Int(e.grid), P, slot(1-s))
+		e.xpay[s] = launch("cg_xpay"+suffix, e.grid, N, S, gpu.Int(s), gpu.Int(1-s), gpu.Ptr(e.r), pv)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// gpuOp is a prepared product.
+type gpuOp struct{ op *gpu.Op }
+
+func (o gpuOp) Name() string       { return string(o.op.Kernel) }
+func (o gpuOp) UsesSchedule() bool { return o.op.Kernel.UsesSchedule() }
+
+// Op prepares a kernel that needs no schedule (CSR, COO, cuSPARSE) with
+// blockSize threads per block.
+func (e *GPUEngine) Op(k gpu.Kernel, blockSize int) (Op, error) {
+	if k.UsesSchedule() {
+		return nil, fmt.Errorf("cg: %s runs a schedule: it comes from Prepare", k)
+	}
+	op, err := e.sp.Op(k, blockSize, nil)
+	if err != nil {
+		return nil, err
+	}
+	return gpuOp{op}, nil
+}
+
+func (e *GPUEngine) run(l *gpu.Launch, err error) error {
+	if err != nil {
+		return err
+	}
+	return l.Run()
+}
+
+func (e *GPUEngine) Init(b []float64) (float64, error) {
+	if len(b) != e.m.NRows {
+		return 0, fmt.Errorf("cg: b has %d entries, the matrix %d rows", len(b), e.m.NRows)
+	}
+	e.b.Free()
+	var err error
+	if e.prec == gpu.FP32 {
+		f := make([]float32, len(b))
+		for i, v := range b {
+			f[i] = float32(v)
+		}
+		e.b, err = gpu.Upload(e.d, f, "b")
+	} else {
+		e.b, err = gpu.Upload(e.d, b, "b")
+	}
+	if err != nil {
+		return 0, err
+	}
+	pv, _ := e.sp.VectorArgs()
+	suffix := map[gpu.Precision]string{gpu.FP32: "_f32", gpu.FP64: "_f64"}[e.prec]
+	N, P := gpu.Int(e.m.NRows), gpu.Ptr(e.partials)
+	for _, l := range []struct {
+		name string
+		grid int
+		args []uint64
+	}{
+		{"cg_init" + suffix, e.grid, []uint64{N, gpu.Ptr(e.b), gpu.Ptr(e.x), gpu.Ptr(e.r), pv}},
+		{"cg_dot_partial" + suffix, e.grid, []uint64{N, gpu.Ptr(e.r), gpu.Ptr(e.r), P}},
+		{"cg_dot_final", 1, []uint64{gpu.Int(e.grid), P, gpu.Ptr(e.scalars)}},
+	} {
+		if err := e.run(e.mod.Launch(l.name, l.grid, vecThreads, 0, l.args...)); err != nil {
+			return 0, err
+		}
+	}
+	e.parity = 0
+	if err := gpu.ReadBack(e.scalars, e.host, "the CG scalars"); err != nil {
+		return 0, err
+	}
+	return e.host[0], nil
+}
+
+// product enqueues q = A p between the timer's events.
+func (e *GPUEngine) product(op Op) error {
+	o, ok := op.(gpuOp)
+	if !ok {
+		return fmt.Errorf("cg: the GPU engine cannot run %s", op.Name())
+	}
+	if err := e.timer.Start(); err != nil {
+		return err
+	}
+	if err := e.sp.Run(o.op); err != nil {
+		return err
+	}
+	return e.timer.Stop()
+}
+
+func (e *GPUEngine) Step(op Op) (StepResult, error) {
+	if err := e.product(op); err != nil {
+		return StepResult{}, err
+	}
+	s := e.parity
+	for _, l := range []*gpu.Launch{e.dotPQ, e.finalPQ, e.update[s], e.finalR[s]} {
+		if err := l.Run(); err != nil {
+			return StepResult{}, err
+		}
+	}
+	// The one synchronization of the iteration.
+	if err := gpu.ReadBack(e.scalars, e.host, "the CG scalars"); err != nil {
+		return StepResult{}, err
+	}
+	d, err := e.timer.Elapsed()
+	if err != nil {
+		return StepResult{}, err
+	}
+	return StepResult{PQ: e.host[2], RR: e.host[1-s], SpMV: d}, nil
+}
+
+func (e *GPUEngine) Direction() error {
+	if err := e.xpay[e.parity].Run(); err != nil {
+		return err
+	}
+	e.parity = 1 - e.parity
+	return nil
+}
+
+func (e *GPUEngine) Multiply(op Op) (time.Duration, error) {
+	if err := e.product(op); err != nil {
+		return 0, err
+	}
+	return e.timer.Elapsed()
+}
+
+func (e *GPUEngine) Solution() ([]float64, error) {
+	out := make([]float64, e.m.NCols)
+	if e.prec == gpu.FP64 {
+		return out, gpu.Download(e.x, out, "x")
+	}
+	f := make([]float32, e.m.NCols)
+	if err := gpu.Download(e.x, f, "x"); err != nil {
+		return nil, err
+	}
+	for i, v := range f {
+		out[i] = float64(v)
+	}
+	return out, nil
+}
+
+// Product returns q, the last product (tests compare kernels with it).
+func (e *GPUEngine) Product() ([]float64, error) { return e.sp.Y() }
+
+// Prepare converts the schedule and uploads it on a stream of its own
+// (gpu.SpMV.UploadAsync); it runs on the partitioner's goroutine.
+func (e *GPUEngine) Prepare(s *schedule.Schedule) (Pending, error) {
+	a, err := gpu.NewScheduleArrays(s, "spac")
+	if err != nil {
+		return nil, err
+	}
+	ps, err := e.sp.UploadAsync(a)
+	if err != nil {
+		return nil, err
+	}
+	return &gpuPending{e: e, ps: ps}, nil
+}
+
+type gpuPending struct {
+	e  *GPUEngine
+	ps *gpu.PendingSchedule
+}
+
+func (p *gpuPending) Ready() (bool, error) { return p.ps.Ready() }
+func (p *gpuPending) Discard()             { p.ps.Discard() }
+
+// Op adopts the schedule and prepares the SPAC kernel on it. A kernel that
+// stages x in shared memory falls back to its read-only variant where the
+// schedule's x does not fit (the plan applied the read-only policy).
+func (p *gpuPending) Op() (Op, error) {
+	ds, err := p.ps.Adopt()
+	if err != nil {
+		return nil, err
+	}
+	k := p.e.spacKernel
+	if k.StagesX() && !ds.Arrays().XStaged {
+		k = map[gpu.Kernel]gpu.Kernel{gpu.SPACShared: gpu.SPACReadOnly, gpu.SPACSharedX4: gpu.SPACReadOnlyX4}[k]
+	}
+	op, err := p.e.sp.Op(k, 0, ds)
+	if err != nil {
+		return nil, err
+	}
+	return gpuOp{op}, nil
+}
+
+// Close frees the device memory.
+func (e *GPUEngine) Close() error {
+	for _, b := range []*gpu.Buffer{e.x, e.r, e.b, e.scalars, e.partials} {
+		b.Free()
+	}
+	if e.timer != nil {
+		e.timer.Close()
+	}
+	if e.sp != nil {
+		return e.sp.Close()
+	}
+	return nil
+}

@@ -1,0 +1,117 @@
+// Vector kernels of the conjugate gradient solver of package apps/cg, in
+// fp32 and fp64; the products q = A p are package gpu's SpMV kernels.
+//
+// Compiled to PTX for compute_80 (make ptx) and embedded in the Go binary,
+// as gpu/kernels/spmv.cu is. Parameters are device pointers and ints only
+// (8-byte slots on the Go side; an int reads the low 4 bytes).
+//
+// The scalars of the iteration stay on the device, in double: S[0] and S[1]
+// hold r.r of two consecutive iterations (the slot alternates, so that no
+// kernel reads a scalar another block of the same launch overwrites), S[2]
+// holds p.Ap. alpha and beta are computed from them by every thread, so the
+// host reads the scalars once per iteration (to test convergence) and never
+// has to send them back. Dot products accumulate in double whatever the
+// vectors' precision, with a fixed grid and a fixed reduction order: the
+// result does not depend on timing. Updates use fma, as the CPU reference
+// (math.FMA) does.
+
+#define FULL_MASK 0xffffffffu
+#define THREADS 256  // threads per block of every kernel here (the Go side launches this many)
+
+// Sum of a double over the block (THREADS threads), valid in thread 0.
+__device__ __forceinline__ double block_sum(double s) {
+    __shared__ double warp_sums[THREADS / 32];
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(FULL_MASK, s, o);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0) warp_sums[warp] = s;
+    __syncthreads();
+    s = 0;
+    if (warp == 0) {
+        s = lane < THREADS / 32 ? warp_sums[lane] : 0.0;
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(FULL_MASK, s, o);
+    }
+    return s;
+}
+
+// partials[block] = the block's share of a.b (grid-stride over n).
+template <typename T>
+__device__ __forceinline__ void dot_partial(int n, const T* __restrict__ a, const T* __restrict__ b,
+                                            double* __restrict__ partials) {
+    double s = 0;
+    for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS)
+        s = fma(double(a[i]), double(b[i]), s);
+    s = block_sum(s);
+    if (threadIdx.x == 0) partials[blockIdx.x] = s;
+}
+
+// x = 0, r = b, p = b: the start from x0 = 0.
+template <typename T>
+__device__ __forceinline__ void init(int n, const T* __restrict__ b, T* __restrict__ x, T* __restrict__ r,
+                                     T* __restrict__ p) {
+    for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS) {
+        const T v = b[i];
+        x[i] = T(0);
+        r[i] = v;
+        p[i] = v;
+    }
+}
+
+// alpha = S[rr] / S[2]; x += alpha p; r -= alpha q; partials of r.r. With
+// p.Ap <= 0 (or not finite: a breakdown, the matrix is not SPD) alpha is 0:
+// x and r keep the last good iterate and the host reports the breakdown.
+template <typename T>
+__device__ __forceinline__ void update(int n, const double* __restrict__ S, int rr, T* __restrict__ x,
+                                       T* __restrict__ r, const T* __restrict__ p, const T* __restrict__ q,
+                                       double* __restrict__ partials) {
+    const double pq = S[2];
+    const double alpha = (pq > 0 && isfinite(pq)) ? S[rr] / pq : 0.0;
+    const T a = T(alpha);
+    double s = 0;
+    for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS) {
+        x[i] = fma(a, p[i], x[i]);
+        const T ri = fma(-a, q[i], r[i]);
+        r[i] = ri;
+        s = fma(double(ri), double(ri), s);
+    }
+    s = block_sum(s);
+    if (threadIdx.x == 0) partials[blockIdx.x] = s;
+}
+
+// p = r + beta p with beta = S[rr_new] / S[rr_old].
+template <typename T>
+__device__ __forceinline__ void xpay(int n, const double* __restrict__ S, int rr_old, int rr_new,
+                                     const T* __restrict__ r, T* __restrict__ p) {
+    const T beta = T(S[rr_new] / S[rr_old]);
+    for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS) p[i] = fma(beta, p[i], r[i]);
+}
+
+// *out = the sum of partials[0..nparts), in a fixed order (one block).
+extern "C" __global__ void __launch_bounds__(THREADS) cg_dot_final(int nparts, const double* __restrict__ partials,
+                                                                   double* __restrict__ out) {
+    double s = 0;
+    for (int i = threadIdx.x; i < nparts; i += THREADS) s += partials[i];
+    s = block_sum(s);
+    if (threadIdx.x == 0) *out = s;
+}
+
+#define CG_ENTRIES(T, SUFFIX)                                                                                      \
+    extern "C" __global__ void __launch_bounds__(THREADS)                                                          \
+        cg_dot_partial_##SUFFIX(int n, const T* a, const T* b, double* partials) {                                \
+        dot_partial<T>(n, a, b, partials);                                                                         \
+    }                                                                                                              \
+    extern "C" __global__ void __launch_bounds__(THREADS) cg_init_##SUFFIX(int n, const T* b, T* x, T* r, T* p) { \
+        init<T>(n, b, x, r, p);                                                                                    \
+    }                                                                                                              \
+    extern "C" __global__ void __launch_bounds__(THREADS)                                                          \
+        cg_update_##SUFFIX(int n, const double* S, int rr, T* x, T* r, const T* p, const T* q, double* partials) { \
+        update<T>(n, S, rr, x, r, p, q, partials);                                                                 \
+    }                                                                                                              \
+    extern "C" __global__ void __launch_bounds__(THREADS)                                                          \
+        cg_xpay_##SUFFIX(int n, const double* S, int rr_old, int rr_new, const T* r, T* p) {                      \
+        xpay<T>(n, S, rr_old, rr_new, r, p);                                                                       \
+    }
+
+CG_ENTRIES(float, f32)
+CG_ENTRIES(double, f64)

@@ -1,0 +1,89 @@
+package cg
+
+import (
+	"slices"
+	"time"
+)
+
+// tuner picks the kernel of every iteration: the current op runs until a
+// queued op is due; a queued op runs 1 + probe iterations; then the op with
+// the lowest median of its last probe product times becomes current. An
+// op's first product is never scored: it pays one-time costs (the driver
+// loads a kernel at its first launch, cuSPARSE sets itself up) that say
+// nothing about the iterations to come. Ops come from Options.Ops at the
+// start and from the background (offer) later.
+type tuner struct {
+	probe   int
+	cur     *candidate   // runs now
+	probing bool         // cur is being probed
+	queue   []*candidate // ops still to probe
+	seen    []*candidate // every op that has run at least once
+}
+
+type candidate struct {
+	op      Op
+	samples []time.Duration // product times, most recent last
+}
+
+// score is the lower median of the last probe samples after the first
+// (lower is better); an op with a single sample has only that one.
+func (c *candidate) score(probe int) time.Duration {
+	scored := c.samples
+	if len(scored) > 1 {
+		scored = scored[1:]
+	}
+	s := slices.Clone(scored[max(0, len(scored)-probe):])
+	slices.Sort(s)
+	return s[(len(s)-1)/2]
+}
+
+func newTuner(ops []Op, probe int) *tuner {
+	t := &tuner{probe: probe, cur: &candidate{op: ops[0]}, probing: len(ops) > 1}
+	for _, op := range ops[1:] {
+		t.queue = append(t.queue, &candidate{op: op})
+	}
+	return t
+}
+
+func (t *tuner) op() Op { return t.cur.op }
+
+// record adds the current op's product time and moves on when a probe is
+// complete.
+func (t *tuner) record(d time.Duration) {
+	t.cur.samples = append(t.cur.samples, d)
+	if len(t.cur.samples) == 1 {
+		t.seen = append(t.seen, t.cur)
+	}
+	if !t.probing || len(t.cur.samples) < 1+t.probe {
+		return
+	}
+	if len(t.queue) > 0 {
+		t.cur, t.queue = t.queue[0], t.queue[1:]
+		return
+	}
+	t.probing = false
+	best := t.seen[0]
+	for _, c := range t.seen[1:] {
+		// Ties keep the earlier op: no switch without a measured gain.
+		if c.score(t.probe) < best.score(t.probe) {
+			best = c
+		}
+	}
+	t.cur = best
+}
+
+// offer queues op (a new schedule) to run from the next iteration on.
+func (t *tuner) offer(op Op) {
+	c := &candidate{op: op}
+	switch {
+	case !t.probing:
+		t.cur, t.probing = c, true
+	case len(t.cur.samples) == 0:
+		// The op due next has not run yet: the new one goes first.
+		t.queue = append([]*candidate{t.cur}, t.queue...)
+		t.cur = c
+	default:
+		// Let the op being probed finish; the new one comes next.
+		t.queue = append([]*candidate{c}, t.queue...)
+	}
+}

@@ -1,0 +1,553 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/spac-gpu/spac/apps/cg"
+	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/schedule"
+	"github.com/spac-gpu/spac/spac"
+)
+
+// cgFlags are the flags of the cg command.
+type cgFlags struct {
+	in         inputFlags
+	pf         partFlags
+	useGPU     bool
+	device     int
+	adapt      bool
+	sched      string
+	tol        float64
+	maxIters   int
+	precision  string
+	blockSize  int
+	rhs        string
+	format     string
+	defKernel  string
+	spacKernel string
+	probeOps   string
+	probe      int
+	repeat     int
+	noCache    bool
+	history    bool
+	genScale   float64
+}
+
+func cgCommand() *cobra.Command {
+	var f cgFlags
+	c := &cobra.Command{
+		Use:   "cg IN [--gpu] [--adapt | --schedule spac|default|cusparse]",
+		Short: "Solve A x = b for an SPD matrix with conjugate gradient, SPAC-adapt overlapping the partitioner with the solve",
+		Long: `Solve A x = b (b = A 1 unless --rhs gives it) from x = 0 with conjugate
+gradient (Hestenes-Stiefel) until ||r|| / ||b|| <= --tol or --max-iters, and
+print: why it stopped, iterations, the final residual (recursive, and the
+true ||b - A x|| / ||b||), total time, time in the products, mean time of an
+iteration before and after the switch to the SPAC kernel, the iteration of
+the switch, and the partitioner's own time. --history prints the residual
+after every iteration.
+
+Schedules (the SpMV of every iteration):
+  default   --default-kernel (coo-atomic: contiguous chunks of nonzeros in
+            row order, the paper's default schedule)
+  spac      --spac-kernel on the SPAC schedule, partitioned before the
+            solve starts (its time is reported, not counted in the total)
+  cusparse  cuSPARSE's CSR SpMV (the library baseline; --gpu)
+  --adapt   SPAC-adapt: starts at once with --default-kernel (and tries the
+            kernels of --adapt-probe for 1 + --probe iterations each, keeping
+            the fastest); a goroutine partitions and builds the SPAC schedule,
+            which is uploaded on a second stream and tried from the next
+            iteration boundary on, kept if its products are faster; if the
+            solve ends first the partitioner is cancelled. A schedule in the
+            cache ($SPAC_CACHE_DIR) is used from the first iteration.
+
+Without --gpu the CPU runs the same iteration (cpu-csr for the default,
+the schedule executor for SPAC) in the same arithmetic. A matrix that is not
+symmetric or has a non-positive diagonal is refused; one that is not
+positive definite stops with a breakdown (p.Ap <= 0).
+
+--repeat N runs N products y = A x instead of a solve, with the same kernel
+choice and overlap: the SpMV benchmark of SPAC-adapt.`,
+		Example: `  spac cg bcsstk13.mtx.gz                                  # CPU, default schedule
+  spac cg bcsstk13.mtx.gz --gpu --adapt --tol 1e-10
+  spac cg gen:stencil2d-1000@0.25 --gpu --schedule cusparse --format json
+  spac cg gen:cant --gpu --adapt --repeat 1000`,
+		Args: oneInput,
+		RunE: func(c *cobra.Command, args []string) error { return runCG(c, args[0], &f) },
+	}
+	f.in.register(c)
+	tmp := &cobra.Command{}
+	f.pf.register(tmp)
+	tmp.Flags().VisitAll(func(fl *pflag.Flag) {
+		if fl.Name != "parts" && fl.Name != "block-size" {
+			c.Flags().AddFlag(fl)
+		}
+	})
+	fl := c.Flags()
+	fl.BoolVar(&f.useGPU, "gpu", false, "solve on the GPU (needs a binary built with 'make gpu' and an NVIDIA GPU)")
+	fl.IntVar(&f.device, "device", 0, "GPU ordinal")
+	fl.BoolVar(&f.adapt, "adapt", false, "SPAC-adapt: start with the default kernel, partition in the background, switch when the schedule is ready")
+	fl.StringVar(&f.sched, "schedule", "default", "SpMV of every iteration: default, spac or cusparse (ignored with --adapt)")
+	fl.Float64Var(&f.tol, "tol", 1e-8, "stop when ||r|| / ||b|| <= tol")
+	fl.IntVar(&f.maxIters, "max-iters", 20000, "stop after this many iterations")
+	fl.StringVar(&f.precision, "precision", "fp64", "fp32 or fp64 (vectors and values; dot products accumulate in fp64)")
+	fl.IntVarP(&f.blockSize, "block-size", "b", 256, "threads per block of the kernels, and tasks per block of the SPAC schedule")
+	fl.StringVar(&f.rhs, "rhs", "", "right-hand side file (Matrix Market array or one value per line); default b = A 1")
+	fl.StringVarP(&f.format, "format", "f", "table", "output: table, csv or json")
+	fl.StringVar(&f.defKernel, "default-kernel", string(gpu.COOAtomic), "kernel of the default schedule on the GPU: csr-scalar, csr-vector or coo-atomic")
+	fl.StringVar(&f.spacKernel, "spac-kernel", string(gpu.SPACReadOnlyX4), "kernel that runs the SPAC schedule on the GPU: spac-smem, spac-ldg, spac-smem-x4 or spac-ldg-x4")
+	fl.StringVar(&f.probeOps, "adapt-probe", string(gpu.CuSPARSECSR), "--adapt on the GPU: kernels without a schedule also tried at the start, comma-separated, or none")
+	fl.IntVar(&f.probe, "probe", cg.DefaultProbe, "scored iterations a kernel runs (after one unscored) before SPAC-adapt compares its product time with the others'")
+	fl.IntVar(&f.repeat, "repeat", 0, "run this many products y = A x instead of solving")
+	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the schedule cache")
+	fl.BoolVar(&f.history, "history", false, "table: print the residual after every iteration")
+	fl.Float64Var(&f.genScale, "gen-scale", 1, "gen: inputs: factor on the number of rows of a preset (as 'spac gen --scale')")
+	return c
+}
+
+// cgSetup is the parsed command line.
+type cgSetup struct {
+	prec       gpu.Precision
+	defKernel  gpu.Kernel
+	spacKernel gpu.Kernel
+	probeOps   []gpu.Kernel
+	sopts      schedule.Options
+}
+
+func (f *cgFlags) parse() (*cgSetup, error) {
+	var st cgSetup
+	var err error
+	if st.prec, err = gpu.ParsePrecision(f.precision); err != nil {
+		return nil, usagef("--precision: %v", err)
+	}
+	switch f.sched {
+	case "default", "spac", "cusparse":
+	default:
+		return nil, usagef("--schedule %q: want default, spac or cusparse", f.sched)
+	}
+	if f.sched == "cusparse" && !f.useGPU && !f.adapt {
+		return nil, usagef("--schedule cusparse runs on the GPU: add --gpu")
+	}
+	if !(f.tol >= 0) || f.maxIters < 0 || f.repeat < 0 || f.probe < 1 {
+		return nil, usagef("--tol %g --max-iters %d --repeat %d --probe %d: want a tolerance >= 0, iterations >= 0, a probe of at least 1 iteration", f.tol, f.maxIters, f.repeat, f.probe)
+	}
+	if err := gpu.CheckBlockSize(f.blockSize); err != nil {
+		return nil, usagef("--block-size: %v", err)
+	}
+	st.defKernel = gpu.Kernel(f.defKernel)
+	if st.defKernel != gpu.CSRScalar && st.defKernel != gpu.CSRVector && st.defKernel != gpu.COOAtomic {
+		return nil, usagef("--default-kernel %q: want csr-scalar, csr-vector or coo-atomic", f.defKernel)
+	}
+	st.spacKernel = gpu.Kernel(f.spacKernel)
+	if !st.spacKernel.UsesSchedule() {
+		return nil, usagef("--spac-kernel %q: want spac-smem, spac-ldg, spac-smem-x4 or spac-ldg-x4", f.spacKernel)
+	}
+	if f.probeOps != "none" && f.probeOps != "" {
+		ks, err := gpu.ParseKernels(f.probeOps)
+		if err != nil {
+			return nil, usagef("--adapt-probe: %v", err)
+		}
+		for _, k := range ks {
+			if k.UsesSchedule() {
+				return nil, usagef("--adapt-probe %s: a SPAC kernel comes with the schedule (--spac-kernel)", k)
+			}
+			if k != st.defKernel {
+				st.probeOps = append(st.probeOps, k)
+			}
+		}
+	}
+	if f.format != "table" && f.format != "csv" && f.format != "json" {
+		return nil, usagef("--format %q: want table, csv or json", f.format)
+	}
+	if f.in.asStored {
+		return nil, usagef("cg multiplies the whole matrix: --as-stored does not apply")
+	}
+	if f.genScale <= 0 {
+		return nil, usagef("--gen-scale %g: want a positive factor", f.genScale)
+	}
+	if err := f.pf.validate(); err != nil {
+		return nil, err
+	}
+	if f.useGPU && !gpu.Built {
+		return nil, fmt.Errorf("--gpu: %w", gpu.ErrNoCUDA)
+	}
+	// One schedule for the precision the solve runs in.
+	st.sopts = schedule.Options{BlockSize: f.blockSize, ValueBytes: st.prec.Bytes(), Overflow: schedule.Auto}
+	return &st, nil
+}
+
+// cgReport is what the command prints, in every format.
+type cgReport struct {
+	Input        string     `json:"input"`
+	Rows         int        `json:"rows"`
+	NNZ          int        `json:"nnz"`
+	Precision    string     `json:"precision"`
+	Engine       string     `json:"engine"` // the device, or cpu
+	Mode         string     `json:"mode"`   // default, spac, cusparse, adapt
+	TrueResidual float64    `json:"true_residual"`
+	Partition    string     `json:"partition"` // how the schedule came: computed, cached, background, none
+	PartitionNS  int64      `json:"partition_ns"`
+	Result       *cg.Result `json:"result"`
+}
+
+func runCG(c *cobra.Command, path string, f *cgFlags) error {
+	st, err := f.parse()
+	if err != nil {
+		return err
+	}
+	f.in.model = "spmv"
+	progress := progressTo(f.in.quiet)
+	coo, err := loadSpMVMatrix(path, &spmvFlags{in: f.in, pf: f.pf, genScale: f.genScale})
+	if err != nil {
+		return err
+	}
+	used := coo.Expanded()
+	m, err := gpu.NewMatrix(used)
+	if err != nil {
+		return err
+	}
+	if err := cg.Check(m); err != nil {
+		return err
+	}
+	var b []float64
+	if f.rhs != "" {
+		fh, err := os.Open(f.rhs)
+		if err != nil {
+			return err
+		}
+		b, err = cg.ReadRHS(fh, m.NRows)
+		fh.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.rhs, err)
+		}
+	} else {
+		b = cg.Ones(m)
+	}
+	label := coo.Name
+	if !strings.HasPrefix(path, "gen:") {
+		label = strings.TrimSuffix(filepath.Base(path), ".gz")
+	}
+	rep := &cgReport{Input: label, Rows: m.NRows, NNZ: m.NNZ(), Precision: st.prec.String(), Engine: "cpu", Partition: "none"}
+	rep.Mode = f.sched
+	if f.adapt {
+		rep.Mode = "adapt"
+	}
+	fmt.Fprintf(progress, "%s: %d x %d, %d entries, %s CG (%s)\n", label, m.NRows, m.NCols, m.NNZ(), st.prec, rep.Mode)
+
+	var eng cg.Engine
+	var defOps []cg.Op // the default kernel, then the probes of --adapt
+	var cusparseOp cg.Op
+	if f.useGPU {
+		dev, err := gpu.Open(f.device)
+		if err != nil {
+			return err
+		}
+		defer dev.Close()
+		rep.Engine = dev.Info().Name
+		ge, err := cg.NewGPUEngine(dev, m, st.prec, st.spacKernel)
+		if err != nil {
+			return err
+		}
+		defer ge.Close()
+		eng = ge
+		op, err := ge.Op(st.defKernel, f.blockSize)
+		if err != nil {
+			return err
+		}
+		defOps = append(defOps, op)
+		for _, k := range st.probeOps {
+			op, err := ge.Op(k, f.blockSize)
+			if err != nil {
+				if f.adapt {
+					fmt.Fprintf(progress, "spac: warning: --adapt-probe %s: %v\n", k, err)
+					continue
+				}
+				return err
+			}
+			defOps = append(defOps, op)
+			if k == gpu.CuSPARSECSR {
+				cusparseOp = op
+			}
+		}
+		if rep.Mode == "cusparse" && cusparseOp == nil {
+			if cusparseOp, err = ge.Op(gpu.CuSPARSECSR, 0); err != nil {
+				return err
+			}
+		}
+	} else {
+		eng = cg.NewCPUEngine(m, st.prec)
+		defOps = []cg.Op{cg.CSROp{}}
+	}
+
+	src, cache := cgScheduleSource(f, st, coo, used, progress)
+	opts := cg.Options{Tol: f.tol, MaxIters: f.maxIters, Probe: f.probe}
+	ctx := c.Context()
+	switch rep.Mode {
+	case "default":
+		opts.Ops = defOps[:1]
+	case "cusparse":
+		opts.Ops = []cg.Op{cusparseOp}
+	case "spac":
+		start := time.Now()
+		s, how, err := src(ctx)
+		if err != nil {
+			return err
+		}
+		op, err := prepareNow(eng, s)
+		if err != nil {
+			return err
+		}
+		rep.Partition, rep.PartitionNS = how, int64(time.Since(start))
+		opts.Ops = []cg.Op{op}
+	case "adapt":
+		opts.Ops = defOps
+		if s, ok := cache.load(); ok {
+			// From the first iteration on, the other kernels still probed.
+			op, err := prepareNow(eng, s)
+			if err != nil {
+				return err
+			}
+			rep.Partition = "cached"
+			opts.Ops = append([]cg.Op{op}, defOps...)
+		} else {
+			rep.Partition = "background"
+			opts.Schedule = func(ctx context.Context) (*schedule.Schedule, error) {
+				s, _, err := src(ctx)
+				return s, err
+			}
+		}
+	}
+	// One untimed product with every starting kernel, as part of the set-up:
+	// the first launch of a kernel (and cuSPARSE's first call) pays one-time
+	// loading that no solve should be charged for.
+	for _, op := range opts.Ops {
+		if _, err := eng.Multiply(op); err != nil {
+			return fmt.Errorf("warming up %s: %w", op.Name(), err)
+		}
+	}
+	var res *cg.Result
+	if f.repeat > 0 {
+		x := make([]float64, m.NCols)
+		for i := range x {
+			x[i] = 1
+		}
+		res, err = cg.Repeat(ctx, eng, x, f.repeat, opts)
+	} else {
+		res, err = cg.Solve(ctx, eng, b, opts)
+	}
+	if err != nil {
+		return err
+	}
+	rep.Result = res
+	if rep.Partition == "background" {
+		rep.PartitionNS = int64(res.Background.Time)
+	}
+	if f.repeat == 0 {
+		if rep.TrueResidual, err = cg.TrueResidual(m, b, res.X); err != nil {
+			return err
+		}
+	}
+	w := c.OutOrStdout()
+	switch f.format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(rep)
+	case "csv":
+		err = writeCGCSV(w, rep)
+	default:
+		writeCGTable(w, rep, f.history)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Stop == cg.Breakdown || res.Stop == cg.NonFinite {
+		return fmt.Errorf("%s: %s", label, res.Reason)
+	}
+	return nil
+}
+
+// prepareNow readies a schedule before the solve (waiting for its upload).
+func prepareNow(eng cg.Engine, s *schedule.Schedule) (cg.Op, error) {
+	p, err := eng.Prepare(s)
+	if err != nil {
+		return nil, err
+	}
+	op, err := p.Op()
+	if err != nil {
+		p.Discard()
+		return nil, err
+	}
+	return op, nil
+}
+
+// cgCache looks up the schedule of the run's options, if caching is on.
+type cgCache struct {
+	c     *schedule.Cache
+	used  *matrices.COO
+	sopts schedule.Options
+}
+
+func (c cgCache) load() (*schedule.Schedule, bool) {
+	if c.c == nil {
+		return nil, false
+	}
+	return c.c.Load(c.used, c.sopts)
+}
+
+// cgScheduleSource partitions with SPAC and plans the schedule, through the
+// cache unless --no-cache; it says whether the schedule was computed or
+// cached. The locality graph is built inside, so that SPAC-adapt's
+// background does that work too.
+func cgScheduleSource(f *cgFlags, st *cgSetup, m, used *matrices.COO, progress io.Writer) (func(context.Context) (*schedule.Schedule, string, error), cgCache) {
+	sopts := st.sopts
+	pf := f.pf
+	pf.blockSize, pf.parts = f.blockSize, 0
+	sopts.Params = scheduleParams("spac", &f.in, &pf, &input{graph: &matrices.Graph{Model: matrices.ModelSpMV}})
+	cache := cgCache{used: used, sopts: sopts}
+	if !f.noCache {
+		if dir, err := schedule.DefaultCacheDir(); err != nil {
+			fmt.Fprintf(progress, "spac: warning: %v; running without the schedule cache\n", err)
+		} else {
+			cache.c = &schedule.Cache{Dir: dir, Warn: progress}
+		}
+	}
+	src := func(ctx context.Context) (*schedule.Schedule, string, error) {
+		if s, ok := cache.load(); ok {
+			return s, "cached", nil
+		}
+		g, err := matrices.LocalityGraph(used, matrices.ModelSpMV)
+		if err != nil {
+			return nil, "", err
+		}
+		inc, err := matrices.BuildIncidence(g)
+		if err != nil {
+			return nil, "", err
+		}
+		meth, err := spac.Lookup("spac")
+		if err != nil {
+			return nil, "", err
+		}
+		popts, err := pf.options(g.NumEdges())
+		if err != nil {
+			return nil, "", err
+		}
+		p, met, err := run(ctx, meth, &input{matrix: m, used: used, graph: g, inc: inc}, popts, progress)
+		if err != nil {
+			return nil, "", err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, "", err
+		}
+		s, err := schedule.Build(used, p, sopts)
+		if err != nil {
+			return nil, "", err
+		}
+		fmt.Fprintf(progress, "  schedule spac, B=%d: %d blocks, %d vertex copies, partitioned in %.2f s\n", f.blockSize, s.NumBlocks(), met.Copies, met.Time.Seconds())
+		if cache.c != nil {
+			if err := cache.c.Store(s); err != nil {
+				fmt.Fprintf(progress, "spac: warning: the schedule was not cached: %v\n", err)
+			}
+		}
+		return s, "computed", nil
+	}
+	return src, cache
+}
+
+func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+func usOf(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
+// switchText describes the switch to the SPAC kernel.
+func switchText(r *cg.Result) string {
+	if r.SwitchIter == 0 {
+		return "none"
+	}
+	if r.SPACKept {
+		return fmt.Sprintf("iteration %d (SPAC kernel kept)", r.SwitchIter)
+	}
+	return fmt.Sprintf("iteration %d (SPAC kernel tried, slower: dropped)", r.SwitchIter)
+}
+
+func partitionText(rep *cgReport) string {
+	r := rep.Result
+	switch rep.Partition {
+	case "none":
+		return "none"
+	case "background":
+		bg := r.Background
+		switch bg.State {
+		case "ready":
+			return fmt.Sprintf("%.1f ms in the background, ready after iteration %d", msOf(bg.Time), bg.ReadyIter)
+		case "error":
+			return fmt.Sprintf("failed after %.1f ms: %s", msOf(bg.Time), bg.Err)
+		case "late":
+			return fmt.Sprintf("%.1f ms, still uploading when the solve ended (discarded)", msOf(bg.Time))
+		}
+		return fmt.Sprintf("cancelled after %.1f ms: the solve ended first", msOf(bg.Time))
+	case "cached":
+		return "from the schedule cache"
+	}
+	return fmt.Sprintf("%s before the solve in %.1f ms (not in the total)", rep.Partition, float64(rep.PartitionNS)/1e6)
+}
+
+func writeCGTable(w io.Writer, rep *cgReport, history bool) {
+	r := rep.Result
+	before, after := r.PerIteration()
+	fmt.Fprintf(w, "input            %s (%d rows, %d entries)\n", rep.Input, rep.Rows, rep.NNZ)
+	fmt.Fprintf(w, "engine           %s, %s, %s\n", rep.Engine, rep.Precision, rep.Mode)
+	fmt.Fprintf(w, "stop             %s\n", r.Reason)
+	fmt.Fprintf(w, "iterations       %d\n", r.Iterations)
+	if r.Stop != cg.RepeatsDone {
+		fmt.Fprintf(w, "final residual   %.3g (recursive), %.3g (true ||b - A x|| / ||b||)\n", r.Residual, rep.TrueResidual)
+	}
+	fmt.Fprintf(w, "total time       %.3f ms\n", msOf(r.Total))
+	share := 0.0
+	if r.Total > 0 {
+		share = 100 * float64(r.SpMVTime) / float64(r.Total)
+	}
+	fmt.Fprintf(w, "spmv time        %.3f ms (%.0f%% of the total)\n", msOf(r.SpMVTime), share)
+	fmt.Fprintf(w, "per iteration    %.1f us before the switch, %.1f us after\n", usOf(before), usOf(after))
+	fmt.Fprintf(w, "switch           %s\n", switchText(r))
+	fmt.Fprintf(w, "partitioner      %s\n", partitionText(rep))
+	var segs []string
+	for _, s := range r.Segments {
+		segs = append(segs, fmt.Sprintf("%s %d-%d (%.1f us/product)", s.Kernel, s.From, s.From+s.Iters-1, usOf(s.SpMV)/float64(s.Iters)))
+	}
+	fmt.Fprintf(w, "kernels          %s\n", strings.Join(segs, ", "))
+	if history {
+		fmt.Fprintln(w, "iteration  residual")
+		for k, v := range r.History {
+			fmt.Fprintf(w, "%9d  %.6e\n", k, v)
+		}
+	}
+}
+
+func writeCGCSV(w io.Writer, rep *cgReport) error {
+	r := rep.Result
+	before, after := r.PerIteration()
+	last := ""
+	if n := len(r.Segments); n > 0 {
+		last = r.Segments[n-1].Kernel
+	}
+	cw := csv.NewWriter(w)
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	cw.Write([]string{"input", "rows", "nnz", "precision", "engine", "mode", "final_kernel", "stop", "iterations", "residual", "true_residual",
+		"total_ms", "spmv_ms", "iter_before_us", "iter_after_us", "switch_iteration", "spac_kept", "partition", "partition_state", "partition_ms"})
+	cw.Write([]string{rep.Input, strconv.Itoa(rep.Rows), strconv.Itoa(rep.NNZ), rep.Precision, rep.Engine, rep.Mode, last, string(r.Stop),
+		strconv.Itoa(r.Iterations), g(r.Residual), g(rep.TrueResidual), g(msOf(r.Total)), g(msOf(r.SpMVTime)), g(usOf(before)), g(usOf(after)),
+		strconv.Itoa(r.SwitchIter), strconv.FormatBool(r.SPACKept), rep.Partition, r.Background.State, g(float64(rep.PartitionNS) / 1e6)})
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,288 @@
+//go:build cuda
+
+package gpu
+
+// What iterative solvers (apps/cg) need beyond a timed product: running an
+// Op on the SpMV's own x and y from kernels of another module, timing single
+// products inside a loop, and uploading a schedule on a second stream while
+// the default stream keeps computing. Nothing here changes how the rest of
+// the package behaves.
+
+import (
+	"errors"
+	"fmt"
+	"time"
+	"unsafe"
+
+	"gorgonia.org/cu"
+)
+
+// VectorArgs returns the device addresses of x and y, as kernel arguments
+// (like Ptr), so that kernels of other modules can write the x an Op
+// multiplies and read the y it produces: a solver keeps its direction vector
+// in x and A times it in y, and copies nothing. The SpMV owns the memory; it
+// is valid until Close.
+func (s *SpMV) VectorArgs() (x, y uint64) { return ptrArg(s.x), ptrArg(s.y) }
+
+// Run enqueues y = A x with op on the default stream and returns without
+// waiting (unlike Product, which also fills y with NaN first and waits).
+func (s *SpMV) Run(op *Op) error {
+	unbind, err := s.d.bind()
+	if err != nil {
+		return err
+	}
+	defer unbind()
+	return op.run()
+}
+
+// Interval times work on the default stream between two CUDA events.
+type Interval struct {
+	d          *Device
+	start, end cu.Event
+}
+
+// NewInterval creates the two events of an interval.
+func (d *Device) NewInterval() (*Interval, error) {
+	unbind, err := d.bind()
+	if err != nil {
+		return nil, err
+	}
+	defer unbind()
+	start, err := cu.MakeEvent(cu.DefaultEvent)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: creating an event: %w", err)
+	}
+	end, err := cu.MakeEvent(cu.DefaultEvent)
+	if err != nil {
+		cu.DestroyEvent(&start)
+		return nil, fmt.Errorf("gpu: creating an event: %w", err)
+	}
+	return &Interval{d: d, start: start, end: end}, nil
+}
+
+func (iv *Interval) record(e cu.Event) error {
+	unbind, err := iv.d.bind()
+	if err != nil {
+		return err
+	}
+	defer unbind()
+	if err := e.Record(cu.Stream{}); err != nil {
+		return fmt.Errorf("gpu: recording an event: %w", err)
+	}
+	return nil
+}
+
+// Start marks the beginning of the timed work on the default stream.
+func (iv *Interval) Start() error { return iv.record(iv.start) }
+
+// Stop marks its end.
+func (iv *Interval) Stop() error { return iv.record(iv.end) }
+
+// Elapsed waits for the end mark and returns the device time between the
+// marks.
+func (iv *Interval) Elapsed() (time.Duration, error) {
+	unbind, err := iv.d.bind()
+	if err != nil {
+		return 0, err
+	}
+	defer unbind()
+	if err := iv.end.Synchronize(); err != nil {
+		return 0, fmt.Errorf("gpu: waiting for an event: %w", err)
+	}
+	v, err := iv.start.Elapsed(iv.end)
+	if err != nil {
+		return 0, fmt.Errorf("gpu: reading an event: %w", err)
+	}
+	return ms(v), nil
+}
+
+// Close destroys the events.
+func (iv *Interval) Close() {
+	if unbind, err := iv.d.bind(); err == nil {
+		cu.DestroyEvent(&iv.start)
+		cu.DestroyEvent(&iv.end)
+		unbind()
+	}
+}
+
+// PendingSchedule is a schedule whose upload runs on a stream of its own.
+type PendingSchedule struct {
+	s       *SpMV
+	ds      *DeviceSchedule
+	stream  cu.Stream
+	done    cu.Event
+	adopted bool
+}
+
+// UploadAsync copies a schedule's arrays to the device on a new
+// non-blocking stream, which does not wait for the default stream, so that
+// products queued there keep running while it copies. It is meant to be
+// called from a goroutine other than the one running the products: it only
+// allocates device memory and queues copies, and reads nothing the SpMV's
+// other methods change. The copies are from pageable memory, so the call
+// returns once the driver has staged the data (the caller's thread waits
+// for that, the device does not). Ready reports when the copies are done;
+// Adopt then hands the schedule to the SpMV (call that from the goroutine
+// running the products), Discard frees it instead.
+func (s *SpMV) UploadAsync(a *ScheduleArrays) (*PendingSchedule, error) {
+	if a.NRows != s.m.NRows || a.NCols != s.m.NCols || a.NNZ != s.m.NNZ() {
+		return nil, fmt.Errorf("gpu: schedule %s is for a %d x %d matrix with %d entries, not %d x %d with %d",
+			a.Label, a.NRows, a.NCols, a.NNZ, s.m.NRows, s.m.NCols, s.m.NNZ())
+	}
+	unbind, err := s.d.bind()
+	if err != nil {
+		return nil, err
+	}
+	defer unbind()
+	stream, err := cu.MakeStream(cu.NonBlocking)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: creating a stream for the schedule upload: %w", err)
+	}
+	ps := &PendingSchedule{s: s, stream: stream, ds: &DeviceSchedule{a: a, nZero: len(a.ZeroRows)}}
+	fail := func(err error) (*PendingSchedule, error) {
+		ps.release()
+		return nil, err
+	}
+	ds := ps.ds
+	vals := any(a.Val)
+	if s.p == FP32 {
+		f := make([]float32, len(a.Val))
+		for i, v := range a.Val {
+			f[i] = float32(v)
+		}
+		vals = f
+	}
+	for _, st := range []struct {
+		dst  *buffer
+		src  any
+		what string
+	}{
+		{&ds.meta, a.Meta, "block offsets"}, {&ds.xUnique, a.XUnique, "unique x"}, {&ds.yUniq, a.YUnique, "unique y"},
+		{&ds.yShared, a.YShared, "shared flags"}, {&ds.val, vals, "schedule values"}, {&ds.xLocal, a.XLocal, "local x addresses"},
+		{&ds.col, a.Col, "slot columns"}, {&ds.rowStart, a.RowStart, "row starts"}, {&ds.zeroRows, a.ZeroRows, "rows to clear"},
+	} {
+		ptr, bytes := hostBytes(st.src)
+		b, err := s.d.alloc(bytes, st.what)
+		if err != nil {
+			return fail(err)
+		}
+		*st.dst = b
+		if bytes > 0 {
+			if err := cu.MemcpyHtoDAsync(b.ptr, ptr, bytes, stream); err != nil {
+				return fail(fmt.Errorf("gpu: queueing the copy of %s: %w", st.what, err))
+			}
+		}
+	}
+	if ps.done, err = cu.MakeEvent(cu.DisableTiming); err != nil {
+		return fail(fmt.Errorf("gpu: creating an event: %w", err))
+	}
+	if err := ps.done.Record(stream); err != nil {
+		return fail(fmt.Errorf("gpu: recording an event: %w", err))
+	}
+	return ps, nil
+}
+
+// Ready reports, without waiting, whether the copies have finished.
+func (ps *PendingSchedule) Ready() (bool, error) {
+	unbind, err := ps.s.d.bind()
+	if err != nil {
+		return false, err
+	}
+	defer unbind()
+	switch err := ps.done.Query(); {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, cu.NotReady):
+		return false, nil
+	default:
+		return false, fmt.Errorf("gpu: schedule upload: %w", err)
+	}
+}
+
+// Adopt waits for the copies (Ready says whether that blocks), makes the
+// schedule the SpMV's (Close frees it) and returns it for Op.
+func (ps *PendingSchedule) Adopt() (*DeviceSchedule, error) {
+	unbind, err := ps.s.d.bind()
+	if err != nil {
+		return nil, err
+	}
+	defer unbind()
+	if err := ps.done.Synchronize(); err != nil {
+		return nil, fmt.Errorf("gpu: schedule upload: %w", err)
+	}
+	ps.adopted = true
+	ps.s.scheds = append(ps.s.scheds, ps.ds)
+	ps.releaseStream()
+	return ps.ds, nil
+}
+
+// Discard frees a schedule that was not adopted (after its copies end).
+func (ps *PendingSchedule) Discard() {
+	if ps.adopted {
+		return
+	}
+	if unbind, err := ps.s.d.bind(); err == nil {
+		ps.release()
+		unbind()
+	}
+}
+
+// release frees everything; the context is current.
+func (ps *PendingSchedule) release() {
+	if ps.stream != (cu.Stream{}) {
+		ps.stream.Synchronize()
+	}
+	ps.ds.free()
+	ps.releaseStream()
+}
+
+func (ps *PendingSchedule) releaseStream() {
+	if ps.done != (cu.Event{}) {
+		cu.DestroyEvent(&ps.done)
+	}
+	if ps.stream != (cu.Stream{}) {
+		ps.stream.Destroy()
+	}
+}
+
+// hostBytes returns the address and size of the slices UploadAsync copies.
+func hostBytes(v any) (unsafe.Pointer, int64) {
+	switch s := v.(type) {
+	case []int32:
+		return slicePtr(s)
+	case []uint8:
+		return slicePtr(s)
+	case []uint16:
+		return slicePtr(s)
+	case []uint32:
+		return slicePtr(s)
+	case []float32:
+		return slicePtr(s)
+	case []float64:
+		return slicePtr(s)
+	}
+	panic(fmt.Sprintf("gpu: hostBytes of %T", v))
+}
+
+func slicePtr[T any](s []T) (unsafe.Pointer, int64) {
+	if len(s) == 0 {
+		return nil, 0
+	}
+	var zero T
+	return unsafe.Pointer(&s[0]), int64(len(s)) * int64(unsafe.Sizeof(zero))
+}
+
+// ReadBack copies the start of b into s once the work queued on the
+// default stream is done; unlike Download it does not wait for the other
+// streams, so a solver can read its scalars every iteration while
+// UploadAsync's copies go on.
+func ReadBack[T any](b *Buffer, s []T, what string) error {
+	unbind, err := b.d.bind()
+	if err != nil {
+		return err
+	}
+	defer unbind()
+	// A synchronous copy on the legacy default stream is ordered after the
+	// work queued there, and a non-blocking stream does not join it.
+	return download(b.b, s, what)
+}

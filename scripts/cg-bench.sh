@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# CG on the GPU machine, one markdown table per input: cuSPARSE-CG,
+# default-schedule CG (coo-atomic), SPAC CG (schedule partitioned before the
+# solve; its time reported apart) and SPAC-adapt CG (partitioned in the
+# background while the solve runs), with totals, product times and the
+# switch iteration; then the same four for a repeated-SpMV loop. Every
+# configuration runs REPS times (fresh processes); the table shows the run
+# with the median total.
+#
+# Runs where bin/gpu/spac runs (the GPU machine; build it with 'make gpu'
+# and carry bin/gpu). No Go needed.
+#
+# Usage: scripts/cg-bench.sh OUTDIR
+# Env: SPAC (bin/gpu/spac), REPS (3), MATRICES (.kit/matrices), INPUTS
+#      (space-separated "input:tol" pairs), PREC (fp64), REPEAT (products of
+#      the SpMV loop, 20000), REPEAT_INPUT (gen:cant)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: scripts/cg-bench.sh OUTDIR}
+spac=${SPAC:-bin/gpu/spac}
+reps=${REPS:-3}
+mats=${MATRICES:-.kit/matrices}
+prec=${PREC:-fp64}
+inputs=${INPUTS:-"$mats/bcsstk13.mtx.gz:1e-6 gen:stencil2d-1000@0.25:1e-8 gen:stencil3d-100@0.125:1e-8 gen:cant:1e-10 gen:cop20k_A@0.5:1e-10"}
+repeat=${REPEAT:-20000}
+repeat_input=${REPEAT_INPUT:-gen:cant}
+mkdir -p "$out"
+# Fresh cache: the precomputed SPAC run and the adapt run both partition.
+export SPAC_CACHE_DIR=$(mktemp -d)
+csv="$out/runs.csv"
+: >"$csv"
+log="$out/runs.log"
+: >"$log"
+
+modes=(cusparse default spac adapt)
+mode_args() {
+  case $1 in
+    adapt) echo "--adapt --no-cache" ;;
+    spac) echo "--schedule spac --no-cache" ;;
+    *) echo "--schedule $1" ;;
+  esac
+}
+
+# run INPUT TOL EXTRA...: every mode REPS times, rows appended to runs.csv
+# (header once) with a leading column: what was measured.
+run() {
+  local in=$1 tol=$2 what=$3
+  shift 3
+  for mode in "${modes[@]}"; do
+    for rep in $(seq "$reps"); do
+      # shellcheck disable=SC2046
+      line=$("$spac" cg "$in" --gpu --precision "$prec" --tol "$tol" $(mode_args "$mode") "$@" --format csv 2>>"$log") || {
+        echo "cg-bench: $in $mode failed (see runs.log)" >&2; continue; }
+      if [ ! -s "$csv" ]; then echo "what,rep,$(echo "$line" | head -1)" >"$csv"; fi
+      echo "$what,$rep,$(echo "$line" | tail -1)" >>"$csv"
+      echo "cg-bench: $what $in $mode rep $rep: $(echo "$line" | tail -1)" >&2
+    done
+  done
+}
+
+for item in $inputs; do
+  run "${item%:*}" "${item##*:}" cg
+done
+run "$repeat_input" 0 "spmv-x$repeat" --repeat "$repeat"
+
+# The report: per input and kind, the run with the median total per mode.
+awk -F, -v reps="$reps" '
+NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+{
+  key = $col["what"] SUBSEP $col["input"]
+  if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+  m = $col["mode"]; k = key SUBSEP m
+  cnt[k]++; row[k, cnt[k]] = $0; tot[k, cnt[k]] = $col["total_ms"] + 0
+}
+function median(k,   i, j, t, idx, c) {
+  c = cnt[k]
+  for (i = 1; i <= c; i++) idx[i] = i
+  for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (tot[k, idx[j]] < tot[k, idx[i]]) { t = idx[i]; idx[i] = idx[j]; idx[j] = t }
+  return row[k, idx[int((c + 1) / 2)]]
+}
+END {
+  split("cusparse default spac adapt", modes, " ")
+  name["cusparse"] = "cuSPARSE-CG"; name["default"] = "default-schedule CG"; name["spac"] = "SPAC CG (precomputed)"; name["adapt"] = "SPAC-adapt CG"
+  for (o = 1; o <= n; o++) {
+    split(order[o], kw, SUBSEP)
+    printf "### %s: %s\n\n", kw[1] == "cg" ? "CG" : "repeated SpMV (" substr(kw[1], 7) " products)", kw[2]
+    print "| run | final kernel | stop | iterations | residual (true) | total ms | SpMV ms | us/iter before / after switch | switch iteration | partitioner |"
+    print "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
+    best = -1; ad = -1; e2e = -1
+    for (i = 1; i <= 4; i++) {
+      k = order[o] SUBSEP modes[i]
+      if (!(k in cnt)) { printf "| %s | (failed) |||||||||\n", name[modes[i]]; continue }
+      split(median(k), f, ",")
+      t = f[col["total_ms"]] + 0
+      if (modes[i] == "adapt") ad = t; else if (best < 0 || t < best) { best = t; bestname = name[modes[i]] }
+      if (modes[i] == "spac") { e2e = t + f[col["partition_ms"]]; pre = t }
+      part = f[col["partition"]]
+      if (part == "background") part = f[col["partition_state"]] " after " sprintf("%.1f", f[col["partition_ms"]]) " ms"
+      else if (part == "computed") part = sprintf("%.1f ms before the solve", f[col["partition_ms"]])
+      sw = f[col["switch_iteration"]] + 0
+      swt = sw == 0 ? "-" : sw (f[col["spac_kept"]] == "true" ? " (kept)" : " (dropped)")
+      res = kw[1] == "cg" ? sprintf("%.2e", f[col["true_residual"]]) : "-"
+      printf "| %s | %s | %s | %d | %s | %.2f | %.2f | %.1f / %.1f | %s | %s |\n", name[modes[i]], f[col["final_kernel"]], f[col["stop"]], f[col["iterations"]],
+        res, t, f[col["spmv_ms"]], f[col["iter_before_us"]], f[col["iter_after_us"]], swt, part
+    }
+    print ""
+    if (ad > 0 && best > 0) {
+      # The fair comparison charges SPAC CG its partition: end to end.
+      fb = -1
+      for (i = 1; i <= 2; i++) { k = order[o] SUBSEP modes[i]; if (k in cnt) { split(median(k), f, ","); t = f[col["total_ms"]] + 0; if (fb < 0 || t < fb) { fb = t; fbname = name[modes[i]] } } }
+      if (e2e > 0 && (fb < 0 || e2e < fb)) { fb = e2e; fbname = "SPAC CG with its partition" }
+      printf "SPAC-adapt total / best other end to end (%s, %.2f ms): %.3f (goal <= 1.02: %s); / SPAC CG without its partition: %.3f\n\n", fbname, fb, ad / fb, ad <= 1.02 * fb ? "met" : "missed", ad / pre
+    }
+  }
+}' "$csv" >"$out/tables.md"
+echo "cg-bench: wrote $out/tables.md, runs.csv, runs.log" >&2

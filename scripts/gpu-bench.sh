@@ -24,9 +24,11 @@
 # Env: SPAC (bin/gpu/spac), MATRICES (.kit/matrices, else ../shared/matrices),
 #      BLOCKS (256,512,1024), PRECISIONS (fp32,fp64), ITERS (50), JOBS (cores/2),
 #      NCU (auto: when ncu runs; 0 or 1), NCU_INPUTS (default below), NCU_BLOCK (1024),
+#      NCU_GROUPS (the kernel lists profiled together, space-separated),
 #      SPAC_CACHE_DIR (/tmp/spac-bench-cache), SKIP_PARTITION=1 (cache already full),
 #      DEADLINE (seconds: no GPU run starts later, partitions still running are
-#      stopped, and the report says what was not run; 0 = none).
+#      stopped, and the report says what was not run; 0 = none), NCU_ONLY=1
+#      (partitions and counters only: no timing runs; report.md holds ncu.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu-bench.sh OUTDIR [INPUT...]}
@@ -96,11 +98,15 @@ else
   for input in "${inputs[@]}"; do for b in "${bs[@]}"; do touch "$out/csv/$(name "$input")-$b.done"; done; done
 fi
 
-# 2. The GPU runs, one at a time, as the partitions come in: an input whose
+# 2. The GPU runs (skipped with NCU_ONLY=1, which goes on to the counters).
+status=0
+if [ "${NCU_ONLY:-0}" = 1 ]; then
+  : >"$out/report.md"
+else
+#    One at a time, as the partitions come in: an input whose
 #    schedules are all there runs every block size in one go; otherwise each
 #    block size runs as its schedule arrives (cuSPARSE, which takes none,
 #    with the first).
-status=0
 csvs=()
 gpu_run() { # input blocks methods tag
   local input=$1 b=$2 methods=$3 tag=$4 n t0=$SECONDS rc left limit
@@ -188,6 +194,8 @@ done
 
 } >>"$out/report.md"
 
+fi
+
 # 3. Counters, where Nsight Compute works.
 ncu_ok=0
 if [ "${NCU:-auto}" != 0 ] && command -v ncu >/dev/null 2>&1; then
@@ -201,9 +209,13 @@ if [ $ncu_ok = 1 ]; then
   metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum
   metrics+=,lts__t_sectors_srcunit_tex.sum
   mkdir -p "$out/ncu"
+  groups=(${NCU_GROUPS:-csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4 cusparse-csr cusparse-csr-alg2 cusparse-coo})
   for input in "${ncu_inputs[@]}"; do
     n=$(name "$input")
-    for methods in csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4 cusparse-csr cusparse-csr-alg2 cusparse-coo; do
+    # Its schedule may still be in the making (NCU_ONLY: counters as soon as
+    # an input's partition is there).
+    while [ -e "$out/csv/jobs.txt" ] && grep -q "^$input $nb\$" "$out/csv/jobs.txt" && [ ! -e "$out/csv/$n-$nb.done" ]; do sleep 2; done
+    for methods in "${groups[@]}"; do
       tag=${methods%%,*}
       t0=$SECONDS
       timeout 240 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \

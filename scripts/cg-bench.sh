@@ -3,17 +3,19 @@
 # default-schedule CG (coo-atomic), SPAC CG (schedule partitioned before the
 # solve; its time reported apart) and SPAC-adapt CG (partitioned in the
 # background while the solve runs), with totals, product times and the
-# switch iteration; then the same four for a repeated-SpMV loop. Every
+# switch iteration; then the same four for repeated-SpMV loops. Every
 # configuration runs REPS times (fresh processes); the table shows the run
-# with the median total.
+# with the median total. SPAC-adapt runs with its defaults: it starts on
+# cuSPARSE, partitions in a child process at nice 19, and times products
+# only while it compares kernels (as the other modes do).
 #
 # Runs where bin/gpu/spac runs (the GPU machine; build it with 'make gpu'
 # and carry bin/gpu). No Go needed.
 #
 # Usage: scripts/cg-bench.sh OUTDIR
 # Env: SPAC (bin/gpu/spac), REPS (3), MATRICES (.kit/matrices), INPUTS
-#      (space-separated "input:tol" pairs), PREC (fp64), REPEAT (products of
-#      the SpMV loop, 20000), REPEAT_INPUT (gen:cant)
+#      (space-separated "input:tol" pairs), PREC (fp64), REPEATS
+#      (space-separated "input:products" pairs of the SpMV loops)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/cg-bench.sh OUTDIR}
@@ -22,8 +24,7 @@ reps=${REPS:-3}
 mats=${MATRICES:-.kit/matrices}
 prec=${PREC:-fp64}
 inputs=${INPUTS:-"$mats/bcsstk13.mtx.gz:1e-6 gen:stencil2d-1000@0.25:1e-8 gen:stencil3d-100@0.125:1e-8 gen:cant:1e-10 gen:cop20k_A@0.5:1e-10"}
-repeat=${REPEAT:-20000}
-repeat_input=${REPEAT_INPUT:-gen:cant}
+repeats=${REPEATS:-"gen:cant:20000 gen:stencil2d-1000@0.25:200000"}
 mkdir -p "$out"
 # Fresh cache: the precomputed SPAC run and the adapt run both partition.
 export SPAC_CACHE_DIR=$(mktemp -d)
@@ -61,7 +62,9 @@ run() {
 for item in $inputs; do
   run "${item%:*}" "${item##*:}" cg
 done
-run "$repeat_input" 0 "spmv-x$repeat" --repeat "$repeat"
+for item in $repeats; do
+  run "${item%:*}" 0 "spmv-x${item##*:}" --repeat "${item##*:}"
+done
 
 # The report: per input and kind, the run with the median total per mode.
 awk -F, -v reps="$reps" '

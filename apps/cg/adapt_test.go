@@ -22,6 +22,7 @@ type testEngine struct {
 	onStep     func(k int)
 	cost       map[string]time.Duration
 	readyAfter int // polls before a prepared schedule is ready
+	timed      int // products the solver asked to time
 	discarded  atomic.Int32
 }
 
@@ -30,23 +31,37 @@ func newTestEngine(m *gpu.Matrix, csr, sched time.Duration) *testEngine {
 		cost: map[string]time.Duration{CSROp{}.Name(): csr, ScheduleOp{}.Name(): sched}}
 }
 
-func (e *testEngine) Step(op Op) (StepResult, error) {
+// spmv is the fixed time of op's product, when timed.
+func (e *testEngine) spmv(op Op, timed bool) time.Duration {
+	if !timed {
+		return 0
+	}
+	return e.cost[op.Name()]
+}
+
+func (e *testEngine) Step(op Op, timed bool) (StepResult, error) {
 	e.iter++
 	if e.onStep != nil {
 		e.onStep(e.iter)
 	}
-	st, err := e.CPUEngine.Step(op)
-	st.SpMV = e.cost[op.Name()]
+	if timed {
+		e.timed++
+	}
+	st, err := e.CPUEngine.Step(op, timed)
+	st.SpMV = e.spmv(op, timed)
 	return st, err
 }
 
-func (e *testEngine) Multiply(op Op) (time.Duration, error) {
+func (e *testEngine) Multiply(op Op, timed bool) (time.Duration, error) {
 	e.iter++
 	if e.onStep != nil {
 		e.onStep(e.iter)
 	}
-	_, err := e.CPUEngine.Multiply(op)
-	return e.cost[op.Name()], err
+	if timed {
+		e.timed++
+	}
+	_, err := e.CPUEngine.Multiply(op, timed)
+	return e.spmv(op, timed), err
 }
 
 func (e *testEngine) Prepare(s *schedule.Schedule) (Pending, error) {
@@ -267,7 +282,35 @@ func TestRepeatAdapts(t *testing.T) {
 			t.Fatalf("row %d: %g, want %g", i, got[i], want[i])
 		}
 	}
+	// The untimed products count at their kernel's median.
 	if want := 5*10*time.Microsecond + 15*5*time.Microsecond; res.SpMVTime != want {
 		t.Errorf("product time %v, want %v (5 CSR products, 15 with the schedule)", res.SpMVTime, want)
+	}
+	if want := 2 * (1 + DefaultProbe); e.timed != want {
+		t.Errorf("%d products timed, want %d (the probes of CSR and of the schedule)", e.timed, want)
+	}
+}
+
+// Products are timed only while the tuner needs them, unless TimeAll.
+func TestTimingOnlyWhileProbing(t *testing.T) {
+	_, m := laplacian(t, 24)
+	for _, all := range []bool{false, true} {
+		e := newTestEngine(m, 10*time.Microsecond, 0)
+		o := opts(CSROp{})
+		o.TimeAll = all
+		res, err := Solve(context.Background(), e, Ones(m), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 1 + DefaultProbe
+		if all {
+			want = res.Iterations
+		}
+		if e.timed != want || res.Segments[0].Timed != want {
+			t.Errorf("TimeAll %v: %d products timed (segment: %d) of %d, want %d", all, e.timed, res.Segments[0].Timed, res.Iterations, want)
+		}
+		if got := res.SpMVTime; got != time.Duration(res.Iterations)*10*time.Microsecond || res.Segments[0].SpMV != got {
+			t.Errorf("TimeAll %v: product time %v (segment %v), want %d x 10us", all, got, res.Segments[0].SpMV, res.Iterations)
+		}
 	}
 }

@@ -24,7 +24,7 @@ type Op interface {
 type StepResult struct {
 	PQ   float64       // p.Ap
 	RR   float64       // r.r after the update (unchanged when the update was skipped)
-	SpMV time.Duration // time of the product q = A p
+	SpMV time.Duration // time of the product q = A p; 0 when it was not timed
 }
 
 // Engine runs the iteration of the package doc on one device.
@@ -33,14 +33,19 @@ type Engine interface {
 	Init(b []float64) (rr float64, err error)
 	// Step runs q = A p with op, pq = p.q and, when pq is positive and
 	// finite, the update of x and r with alpha = rr / pq; otherwise it leaves
-	// x and r as they are.
-	Step(op Op) (StepResult, error)
+	// x and r as they are. It times the product only when timed is set
+	// (on the GPU a timed product costs two event records and a read of
+	// the events).
+	Step(op Op, timed bool) (StepResult, error)
 	// Direction sets p = r + beta p with beta = r.r after / before the last
 	// Step.
 	Direction() error
-	// Multiply runs q = A p with op alone (the repeated-product loop) and
-	// returns its time.
-	Multiply(op Op) (time.Duration, error)
+	// Multiply runs q = A p with op alone (the repeated-product loop). When
+	// timed it waits for the product and returns its time; otherwise it may
+	// return before the product is done (0), and Wait waits for it.
+	Multiply(op Op, timed bool) (time.Duration, error)
+	// Wait returns when every product queued so far is done.
+	Wait() error
 	// Solution returns x.
 	Solution() ([]float64, error)
 	// Prepare makes what the engine's SPAC op needs of a schedule (on the GPU:
@@ -77,6 +82,12 @@ type Options struct {
 	// tried as soon as it is ready and kept if it is faster.
 	Schedule ScheduleSource
 	Probe    int // scored iterations an op runs before it is compared; 0: DefaultProbe
+	// TimeAll times every product. Otherwise an op's products are timed
+	// only until it has the 1 + Probe samples the tuner compares (the
+	// later ones are counted at its median in SpMVTime): the solver needs
+	// no times once the tuner has decided, and on the GPU timing costs a
+	// few microseconds of host time per iteration.
+	TimeAll bool
 }
 
 // DefaultProbe is how many scored iterations an op runs before the tuner
@@ -101,7 +112,10 @@ type Segment struct {
 	From   int           `json:"from"` // first iteration (1-based)
 	Iters  int           `json:"iterations"`
 	Time   time.Duration `json:"time_ns"` // wall time of its iterations
-	SpMV   time.Duration `json:"spmv_ns"` // time of its products
+	// SpMV is the time of its products: the timed ones measured, the
+	// others at the median of the kernel's timed products.
+	SpMV  time.Duration `json:"spmv_ns"`
+	Timed int           `json:"timed_products"`
 }
 
 // Background reports the partitioner of SPAC-adapt.
@@ -127,7 +141,7 @@ type Result struct {
 	X          []float64 `json:"-"`
 
 	Total    time.Duration `json:"total_ns"` // wall time from the start to the answer, the background's end included
-	SpMVTime time.Duration `json:"spmv_ns"`  // the products' time
+	SpMVTime time.Duration `json:"spmv_ns"`  // the products' time, as Segment.SpMV
 	Segments []Segment     `json:"segments"`
 	// SwitchIter is the first iteration run with the SPAC kernel (0: none);
 	// SPACKept says whether it stayed after its probe.
@@ -198,7 +212,7 @@ func newRun(ctx context.Context, eng Engine, o *Options) (*run, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	r := &run{res: &Result{Background: Background{State: "none"}}, tn: newTuner(o.Ops, o.Probe), start: time.Now()}
+	r := &run{res: &Result{Background: Background{State: "none"}}, tn: newTuner(o.Ops, o.Probe, o.TimeAll), start: time.Now()}
 	if o.Schedule != nil {
 		r.bg = startBackground(ctx, eng, o.Schedule)
 	}
@@ -206,18 +220,23 @@ func newRun(ctx context.Context, eng Engine, o *Options) (*run, error) {
 }
 
 // iteration records iteration k's op and times (the tuner has its own
-// record, which must come before a poll can offer a new op).
-func (r *run) iteration(k int, op Op, wall, spmv time.Duration) {
+// record, which must come before a poll can offer a new op); spmv counts
+// when timed.
+func (r *run) iteration(k int, op Op, wall, spmv time.Duration, timed bool) {
 	res := r.res
-	res.SpMVTime += spmv
 	res.iterTimes = append(res.iterTimes, wall)
-	if n := len(res.Segments); n > 0 && res.Segments[n-1].Kernel == op.Name() {
-		s := &res.Segments[n-1]
-		s.Iters++
-		s.Time += wall
+	n := len(res.Segments)
+	if n == 0 || res.Segments[n-1].Kernel != op.Name() {
+		res.Segments = append(res.Segments, Segment{Kernel: op.Name(), From: k})
+		n++
+	}
+	s := &res.Segments[n-1]
+	s.Iters++
+	s.Time += wall
+	if timed {
+		s.Timed++
 		s.SpMV += spmv
-	} else {
-		res.Segments = append(res.Segments, Segment{Kernel: op.Name(), From: k, Iters: 1, Time: wall, SpMV: spmv})
+		res.SpMVTime += spmv
 	}
 	if op.UsesSchedule() && res.SwitchIter == 0 {
 		res.SwitchIter = k
@@ -256,6 +275,15 @@ func (r *run) finish() {
 		}
 	}
 	r.res.Total = time.Since(r.start)
+	// The untimed products at their kernel's median.
+	for i := range r.res.Segments {
+		s := &r.res.Segments[i]
+		if s.Timed < s.Iters {
+			est := time.Duration(s.Iters-s.Timed) * r.tn.median(s.Kernel)
+			s.SpMV += est
+			r.res.SpMVTime += est
+		}
+	}
 	if r.res.SwitchIter > 0 {
 		r.res.SPACKept = r.tn.cur.op.UsesSchedule()
 	}
@@ -304,20 +332,22 @@ func Solve(ctx context.Context, eng Engine, b []float64, o Options) (*Result, er
 			return nil, fmt.Errorf("cg: after %d iterations: %w", res.Iterations, err)
 		}
 		t0 := time.Now()
-		op := r.tn.op()
-		st, err := eng.Step(op)
+		op, timed := r.tn.op(), r.tn.timed()
+		st, err := eng.Step(op, timed)
 		if err != nil {
 			return nil, fmt.Errorf("cg: iteration %d (%s): %w", k, op.Name(), err)
 		}
-		r.tn.record(st.SpMV)
+		if timed {
+			r.tn.record(st.SpMV)
+		}
 		if !(st.PQ > 0) || math.IsInf(st.PQ, 0) {
-			r.iteration(k, op, time.Since(t0), st.SpMV)
+			r.iteration(k, op, time.Since(t0), st.SpMV, timed)
 			res.Stop = Breakdown
 			res.Reason = fmt.Sprintf("breakdown at iteration %d: p.Ap = %.3g <= 0 (or not finite): the matrix is not positive definite, and CG needs an SPD matrix; x is the iterate of iteration %d", k, st.PQ, k-1)
 			break
 		}
 		if math.IsNaN(st.RR) || math.IsInf(st.RR, 0) {
-			r.iteration(k, op, time.Since(t0), st.SpMV)
+			r.iteration(k, op, time.Since(t0), st.SpMV, timed)
 			res.Stop = NonFinite
 			res.Reason = fmt.Sprintf("stopped at iteration %d: r.r is %g (an overflow in the chosen precision)", k, st.RR)
 			break
@@ -333,7 +363,7 @@ func Solve(ctx context.Context, eng Engine, b []float64, o Options) (*Result, er
 				return nil, fmt.Errorf("cg: iteration %d: %w", k, err)
 			}
 		}
-		r.iteration(k, op, time.Since(t0), st.SpMV)
+		r.iteration(k, op, time.Since(t0), st.SpMV, timed)
 	}
 	if res.X, err = eng.Solution(); err != nil {
 		return nil, err
@@ -343,7 +373,10 @@ func Solve(ctx context.Context, eng Engine, b []float64, o Options) (*Result, er
 
 // Repeat runs n products q = A p (p = x) with the same kernel choice and
 // overlap as Solve: the repeated-SpMV benchmark of SPAC-adapt. Result's
-// iterations are the products; it has no residuals.
+// iterations are the products; it has no residuals. Untimed products are
+// queued without waiting (nothing is read back between them), so an
+// iteration's wall time is its launch, and the total includes the wait
+// for the last one.
 func Repeat(ctx context.Context, eng Engine, x []float64, n int, o Options) (*Result, error) {
 	o.MaxIters = n
 	r, err := newRun(ctx, eng, &o)
@@ -359,15 +392,20 @@ func Repeat(ctx context.Context, eng Engine, x []float64, n int, o Options) (*Re
 			return nil, fmt.Errorf("cg: after %d products: %w", k-1, err)
 		}
 		t0 := time.Now()
-		op := r.tn.op()
-		d, err := eng.Multiply(op)
+		op, timed := r.tn.op(), r.tn.timed()
+		d, err := eng.Multiply(op, timed)
 		if err != nil {
 			return nil, fmt.Errorf("cg: product %d (%s): %w", k, op.Name(), err)
 		}
-		r.tn.record(d)
+		if timed {
+			r.tn.record(d)
+		}
 		r.poll(k)
-		r.iteration(k, op, time.Since(t0), d)
+		r.iteration(k, op, time.Since(t0), d, timed)
 		r.res.Iterations = k
+	}
+	if err := eng.Wait(); err != nil {
+		return nil, fmt.Errorf("cg: waiting for the products: %w", err)
 	}
 	r.res.Stop, r.res.Reason = RepeatsDone, fmt.Sprintf("ran %d products", n)
 	return r.res, nil

@@ -123,10 +123,10 @@ type hookEngine struct {
 	onStep func(k int)
 }
 
-func (e *hookEngine) Step(op Op) (StepResult, error) {
+func (e *hookEngine) Step(op Op, timed bool) (StepResult, error) {
 	e.iter++
 	e.onStep(e.iter)
-	return e.GPUEngine.Step(op)
+	return e.GPUEngine.Step(op, timed)
 }
 
 func TestGPUAdapt(t *testing.T) {

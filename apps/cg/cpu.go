@@ -87,15 +87,15 @@ func cpuInit[T float32 | float64](v *cpuVectors[T], b []float64) float64 {
 	return v.rr
 }
 
-func (e *CPUEngine) Step(op Op) (StepResult, error) {
+func (e *CPUEngine) Step(op Op, timed bool) (StepResult, error) {
 	if e.f32 != nil {
-		return cpuStep(e, e.f32, op)
+		return cpuStep(e, e.f32, op, timed)
 	}
-	return cpuStep(e, e.f64, op)
+	return cpuStep(e, e.f64, op, timed)
 }
 
-func cpuStep[T float32 | float64](e *CPUEngine, v *cpuVectors[T], op Op) (StepResult, error) {
-	d, err := cpuProduct(e, v, op)
+func cpuStep[T float32 | float64](e *CPUEngine, v *cpuVectors[T], op Op, timed bool) (StepResult, error) {
+	d, err := cpuProduct(e, v, op, timed)
 	if err != nil {
 		return StepResult{}, err
 	}
@@ -112,8 +112,9 @@ func cpuStep[T float32 | float64](e *CPUEngine, v *cpuVectors[T], op Op) (StepRe
 	return StepResult{PQ: pq, RR: v.rr, SpMV: d}, nil
 }
 
-// cpuProduct is q = A p with op, timed.
-func cpuProduct[T float32 | float64](e *CPUEngine, v *cpuVectors[T], op Op) (time.Duration, error) {
+// cpuProduct is q = A p with op; its time when timed, else 0 (as on the
+// GPU, where only timed products pay for it).
+func cpuProduct[T float32 | float64](e *CPUEngine, v *cpuVectors[T], op Op, timed bool) (time.Duration, error) {
 	t0 := time.Now()
 	switch o := op.(type) {
 	case CSROp:
@@ -142,6 +143,9 @@ func cpuProduct[T float32 | float64](e *CPUEngine, v *cpuVectors[T], op Op) (tim
 	default:
 		return 0, fmt.Errorf("cg: the CPU engine cannot run %s", op.Name())
 	}
+	if !timed {
+		return 0, nil
+	}
 	return time.Since(t0), nil
 }
 
@@ -161,12 +165,15 @@ func cpuDirection[T float32 | float64](v *cpuVectors[T]) {
 	}
 }
 
-func (e *CPUEngine) Multiply(op Op) (time.Duration, error) {
+func (e *CPUEngine) Multiply(op Op, timed bool) (time.Duration, error) {
 	if e.f32 != nil {
-		return cpuProduct(e, e.f32, op)
+		return cpuProduct(e, e.f32, op, timed)
 	}
-	return cpuProduct(e, e.f64, op)
+	return cpuProduct(e, e.f64, op, timed)
 }
+
+// Wait has nothing to wait for: the CPU's products are done on return.
+func (e *CPUEngine) Wait() error { return nil }
 
 func (e *CPUEngine) Solution() ([]float64, error) {
 	if e.f32 != nil {

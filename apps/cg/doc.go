@@ -2,11 +2,15 @@
 // conjugate gradient method (Hestenes-Stiefel), on the CPU (the reference)
 // and on the GPU with package gpu's SpMV kernels, cuSPARSE's included, plus
 // the dot, axpy and xpay kernels of kernels/cg.cu. It also implements
-// SPAC-adapt, the paper's overhead control: the solver starts at once with
-// the default kernel while a goroutine partitions the matrix and builds the
-// SPAC schedule, switches at the first iteration boundary after the
-// schedule is on the device, and cancels the partitioner when it converges
-// first.
+// SPAC-adapt, the paper's overhead control: the solver starts at once
+// with a kernel that needs no schedule while the matrix is partitioned and
+// the SPAC schedule built in the background, tries the SPAC kernel at the
+// first iteration boundary after the schedule is on the device, and
+// cancels the partitioner when it converges first. The paper starts from
+// the default schedule; spac cg starts from cuSPARSE's CSR SpMV where
+// cuSPARSE is available (--adapt-start default restores the paper's
+// start), because that is what a user would otherwise run and it is known
+// to be fast without a trial.
 //
 // # Arithmetic
 //
@@ -39,15 +43,22 @@
 // iterations (the first, which pays one-time loading, is not scored), and
 // the one with the lowest median product time (CUDA events on the GPU) is
 // kept. So SPAC takes over where it is faster and is dropped after a few
-// iterations where it is not, and a cuSPARSE baseline in Ops keeps the
-// start as fast as the library. The schedule comes from a goroutine
+// iterations where it is not. Products are timed only while the tuner
+// needs them (an op's first 1 + Probe products) unless Options.TimeAll:
+// on the GPU the events cost 5 to 7 us of host time in an iteration of
+// about 50 (docs/cg-h100); the untimed products count at their kernel's
+// median. The schedule comes from a goroutine
 // (background.go) that runs Options.Schedule and then Engine.Prepare,
 // which on the GPU uploads on a stream of its own; the solver checks for it
 // without blocking at the end of every iteration. When the solver stops
 // first it cancels the goroutine's context and does not wait for the
 // partitioner (METIS cannot be interrupted: an abandoned run finishes in
 // the background and is dropped); it waits only for an upload already
-// under way, whose device memory it must free.
+// under way, whose device memory it must free. ChildProcess (process.go)
+// is a ScheduleSource that partitions in a child process at a low
+// priority, killed on cancellation: in the solver's process the
+// partitioner's garbage collection and goroutines slowed the launch-bound
+// host thread by about 10% on the H100 machine (docs/cg-h100).
 //
 // Engines implement Engine: CPUEngine (CSR and the schedule executor,
 // package schedule's SpMV, which has the GPU kernels' semantics) and

@@ -186,11 +186,14 @@ func (e *GPUEngine) Init(b []float64) (float64, error) {
 	return e.host[0], nil
 }
 
-// product enqueues q = A p between the timer's events.
-func (e *GPUEngine) product(op Op) error {
+// product enqueues q = A p, between the timer's events when timed.
+func (e *GPUEngine) product(op Op, timed bool) error {
 	o, ok := op.(gpuOp)
 	if !ok {
 		return fmt.Errorf("cg: the GPU engine cannot run %s", op.Name())
+	}
+	if !timed {
+		return e.sp.Run(o.op)
 	}
 	if err := e.timer.Start(); err != nil {
 		return err
@@ -201,8 +204,8 @@ func (e *GPUEngine) product(op Op) error {
 	return e.timer.Stop()
 }
 
-func (e *GPUEngine) Step(op Op) (StepResult, error) {
-	if err := e.product(op); err != nil {
+func (e *GPUEngine) Step(op Op, timed bool) (StepResult, error) {
+	if err := e.product(op, timed); err != nil {
 		return StepResult{}, err
 	}
 	s := e.parity
@@ -215,11 +218,14 @@ func (e *GPUEngine) Step(op Op) (StepResult, error) {
 	if err := gpu.ReadBack(e.scalars, e.host, "the CG scalars"); err != nil {
 		return StepResult{}, err
 	}
-	d, err := e.timer.Elapsed()
-	if err != nil {
-		return StepResult{}, err
+	st := StepResult{PQ: e.host[2], RR: e.host[1-s]}
+	if timed {
+		var err error
+		if st.SpMV, err = e.timer.Elapsed(); err != nil {
+			return StepResult{}, err
+		}
 	}
-	return StepResult{PQ: e.host[2], RR: e.host[1-s], SpMV: d}, nil
+	return st, nil
 }
 
 func (e *GPUEngine) Direction() error {
@@ -230,11 +236,29 @@ func (e *GPUEngine) Direction() error {
 	return nil
 }
 
-func (e *GPUEngine) Multiply(op Op) (time.Duration, error) {
-	if err := e.product(op); err != nil {
+func (e *GPUEngine) Multiply(op Op, timed bool) (time.Duration, error) {
+	if timed {
+		// The timed product follows an untimed one (the same q = A p), so
+		// that the GPU runs it back to back, as it runs the untimed
+		// products, which are queued without waiting: its events then time
+		// the kernel and not the host's launch, which an idle GPU waits for.
+		if err := e.product(op, false); err != nil {
+			return 0, err
+		}
+	}
+	if err := e.product(op, timed); err != nil {
 		return 0, err
 	}
+	if !timed {
+		return 0, nil
+	}
 	return e.timer.Elapsed()
+}
+
+// Wait reads the scalars back: a read-back waits for the work queued on
+// the default stream (and not for a schedule's upload on its own).
+func (e *GPUEngine) Wait() error {
+	return gpu.ReadBack(e.scalars, e.host, "the CG scalars")
 }
 
 func (e *GPUEngine) Solution() ([]float64, error) {

@@ -11,9 +11,13 @@ import (
 // op's first product is never scored: it pays one-time costs (the driver
 // loads a kernel at its first launch, cuSPARSE sets itself up) that say
 // nothing about the iterations to come. Ops come from Options.Ops at the
-// start and from the background (offer) later.
+// start and from the background (offer) later. Products are timed until
+// the op running them has its 1 + probe samples (a lone op too: the
+// estimate of the untimed products' time needs them), or always with
+// timeAll.
 type tuner struct {
 	probe   int
+	timeAll bool
 	cur     *candidate   // runs now
 	probing bool         // cur is being probed
 	queue   []*candidate // ops still to probe
@@ -37,8 +41,8 @@ func (c *candidate) score(probe int) time.Duration {
 	return s[(len(s)-1)/2]
 }
 
-func newTuner(ops []Op, probe int) *tuner {
-	t := &tuner{probe: probe, cur: &candidate{op: ops[0]}, probing: len(ops) > 1}
+func newTuner(ops []Op, probe int, timeAll bool) *tuner {
+	t := &tuner{probe: probe, timeAll: timeAll, cur: &candidate{op: ops[0]}, probing: len(ops) > 1}
 	for _, op := range ops[1:] {
 		t.queue = append(t.queue, &candidate{op: op})
 	}
@@ -47,8 +51,22 @@ func newTuner(ops []Op, probe int) *tuner {
 
 func (t *tuner) op() Op { return t.cur.op }
 
-// record adds the current op's product time and moves on when a probe is
-// complete.
+// timed reports whether the next product must be timed and recorded.
+func (t *tuner) timed() bool { return t.timeAll || len(t.cur.samples) < 1+t.probe }
+
+// median is the score of the op named name: what its untimed products are
+// counted at (0 for an op never timed).
+func (t *tuner) median(name string) time.Duration {
+	for _, c := range t.seen {
+		if c.op.Name() == name {
+			return c.score(t.probe)
+		}
+	}
+	return 0
+}
+
+// record adds the current op's product time (a timed product) and moves on
+// when a probe is complete.
 func (t *tuner) record(d time.Duration) {
 	t.cur.samples = append(t.cur.samples, d)
 	if len(t.cur.samples) == 1 {

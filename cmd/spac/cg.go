@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +40,11 @@ type cgFlags struct {
 	defKernel  string
 	spacKernel string
 	probeOps   string
+	adaptStart string
+	background string
+	nice       int
+	timeAll    bool
+	scheduleTo string
 	probe      int
 	repeat     int
 	noCache    bool
@@ -65,13 +71,26 @@ Schedules (the SpMV of every iteration):
   spac      --spac-kernel on the SPAC schedule, partitioned before the
             solve starts (its time is reported, not counted in the total)
   cusparse  cuSPARSE's CSR SpMV (the library baseline; --gpu)
-  --adapt   SPAC-adapt: starts at once with --default-kernel (and tries the
+  --adapt   SPAC-adapt: starts at once with cuSPARSE's CSR SpMV on the GPU
+            (--adapt-start default: with --default-kernel, as the paper
+            does; cuSPARSE is the default because it is what a user would
+            run otherwise, and it needs no trial to be known fast; without
+            cuSPARSE, and on the CPU, the default kernel), and tries the
             kernels of --adapt-probe for 1 + --probe iterations each, keeping
-            the fastest); a goroutine partitions and builds the SPAC schedule,
-            which is uploaded on a second stream and tried from the next
-            iteration boundary on, kept if its products are faster; if the
-            solve ends first the partitioner is cancelled. A schedule in the
-            cache ($SPAC_CACHE_DIR) is used from the first iteration.
+            the fastest. Meanwhile the SPAC schedule is partitioned and
+            planned in the background: in a child process (this binary, at
+            nice --background-nice, killed when the solve ends first) or
+            with --background goroutine in this process, where the
+            partitioner's garbage collection and threads slow the solver's
+            host thread. The schedule is uploaded on a second stream,
+            tried from the next iteration boundary on for 1 + --probe
+            iterations and kept if its products are faster. A schedule in
+            the cache ($SPAC_CACHE_DIR) is used from the first iteration.
+
+Products are timed with CUDA events only while the tuner needs them (the
+first 1 + --probe products of every kernel); the others are counted at
+their kernel's median in the SpMV time. --time-all times every product
+(exact SpMV times, a few microseconds more per iteration).
 
 Without --gpu the CPU runs the same iteration (cpu-csr for the default,
 the schedule executor for SPAC) in the same arithmetic. A matrix that is not
@@ -79,7 +98,8 @@ symmetric or has a non-positive diagonal is refused; one that is not
 positive definite stops with a breakdown (p.Ap <= 0).
 
 --repeat N runs N products y = A x instead of a solve, with the same kernel
-choice and overlap: the SpMV benchmark of SPAC-adapt.`,
+choice and overlap: the SpMV benchmark of SPAC-adapt. Untimed products are
+queued without waiting for each other.`,
 		Example: `  spac cg bcsstk13.mtx.gz                                  # CPU, default schedule
   spac cg bcsstk13.mtx.gz --gpu --adapt --tol 1e-10
   spac cg gen:stencil2d-1000@0.25 --gpu --schedule cusparse --format json
@@ -98,7 +118,7 @@ choice and overlap: the SpMV benchmark of SPAC-adapt.`,
 	fl := c.Flags()
 	fl.BoolVar(&f.useGPU, "gpu", false, "solve on the GPU (needs a binary built with 'make gpu' and an NVIDIA GPU)")
 	fl.IntVar(&f.device, "device", 0, "GPU ordinal")
-	fl.BoolVar(&f.adapt, "adapt", false, "SPAC-adapt: start with the default kernel, partition in the background, switch when the schedule is ready")
+	fl.BoolVar(&f.adapt, "adapt", false, "SPAC-adapt: start with cuSPARSE (--adapt-start), partition in the background, switch when the schedule is ready and faster")
 	fl.StringVar(&f.sched, "schedule", "default", "SpMV of every iteration: default, spac or cusparse (ignored with --adapt)")
 	fl.Float64Var(&f.tol, "tol", 1e-8, "stop when ||r|| / ||b|| <= tol")
 	fl.IntVar(&f.maxIters, "max-iters", 20000, "stop after this many iterations")
@@ -108,7 +128,15 @@ choice and overlap: the SpMV benchmark of SPAC-adapt.`,
 	fl.StringVarP(&f.format, "format", "f", "table", "output: table, csv or json")
 	fl.StringVar(&f.defKernel, "default-kernel", string(gpu.COOAtomic), "kernel of the default schedule on the GPU: csr-scalar, csr-vector or coo-atomic")
 	fl.StringVar(&f.spacKernel, "spac-kernel", string(gpu.SPACReadOnlyX4), "kernel that runs the SPAC schedule on the GPU: spac-smem, spac-ldg, spac-smem-x4 or spac-ldg-x4")
-	fl.StringVar(&f.probeOps, "adapt-probe", string(gpu.CuSPARSECSR), "--adapt on the GPU: kernels without a schedule also tried at the start, comma-separated, or none")
+	fl.StringVar(&f.adaptStart, "adapt-start", "cusparse", "--adapt on the GPU: kernel to start with: cusparse (cuSPARSE's CSR, else the default kernel) or default (--default-kernel, the paper's start)")
+	fl.StringVar(&f.probeOps, "adapt-probe", "none", "--adapt on the GPU: kernels without a schedule also tried at the start, comma-separated, or none")
+	fl.StringVar(&f.background, "background", "process", "--adapt: where the partitioner runs: process (a child process of this binary) or goroutine (in this process)")
+	fl.IntVar(&f.nice, "background-nice", 19, "--adapt --background process: nice value of the partitioner's process (0 to 19; 0: the solver's)")
+	fl.BoolVar(&f.timeAll, "time-all", false, "time every product with CUDA events (by default only the products the tuner compares)")
+	fl.StringVar(&f.scheduleTo, "schedule-to", "", "compute the SPAC schedule, write it to this file and exit (SPAC-adapt's child process)")
+	if err := fl.MarkHidden("schedule-to"); err != nil {
+		panic(err)
+	}
 	fl.IntVar(&f.probe, "probe", cg.DefaultProbe, "scored iterations a kernel runs (after one unscored) before SPAC-adapt compares its product time with the others'")
 	fl.IntVar(&f.repeat, "repeat", 0, "run this many products y = A x instead of solving")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the schedule cache")
@@ -163,10 +191,17 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 			if k.UsesSchedule() {
 				return nil, usagef("--adapt-probe %s: a SPAC kernel comes with the schedule (--spac-kernel)", k)
 			}
-			if k != st.defKernel {
-				st.probeOps = append(st.probeOps, k)
-			}
+			st.probeOps = append(st.probeOps, k)
 		}
+	}
+	if f.adaptStart != "cusparse" && f.adaptStart != "default" {
+		return nil, usagef("--adapt-start %q: want cusparse or default", f.adaptStart)
+	}
+	if f.background != "process" && f.background != "goroutine" {
+		return nil, usagef("--background %q: want process or goroutine", f.background)
+	}
+	if f.nice < 0 || f.nice > 19 {
+		return nil, usagef("--background-nice %d: want 0 to 19", f.nice)
 	}
 	if f.format != "table" && f.format != "csv" && f.format != "json" {
 		return nil, usagef("--format %q: want table, csv or json", f.format)
@@ -214,6 +249,16 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 		return err
 	}
 	used := coo.Expanded()
+	if f.scheduleTo != "" {
+		// SPAC-adapt's child process (--background process): the schedule
+		// alone, through the cache as in the parent.
+		src, _ := cgScheduleSource(f, st, coo, used, progress)
+		s, _, err := src(c.Context())
+		if err != nil {
+			return err
+		}
+		return schedule.WriteFile(f.scheduleTo, s)
+	}
 	m, err := gpu.NewMatrix(used)
 	if err != nil {
 		return err
@@ -247,8 +292,8 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	fmt.Fprintf(progress, "%s: %d x %d, %d entries, %s CG (%s)\n", label, m.NRows, m.NCols, m.NNZ(), st.prec, rep.Mode)
 
 	var eng cg.Engine
-	var defOps []cg.Op // the default kernel, then the probes of --adapt
-	var cusparseOp cg.Op
+	// kernelOp prepares a GPU kernel without a schedule (GPU only).
+	var kernelOp func(k gpu.Kernel) (cg.Op, error)
 	if f.useGPU {
 		dev, err := gpu.Open(f.device)
 		if err != nil {
@@ -262,43 +307,29 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 		}
 		defer ge.Close()
 		eng = ge
-		op, err := ge.Op(st.defKernel, f.blockSize)
-		if err != nil {
-			return err
-		}
-		defOps = append(defOps, op)
-		for _, k := range st.probeOps {
-			op, err := ge.Op(k, f.blockSize)
-			if err != nil {
-				if f.adapt {
-					fmt.Fprintf(progress, "spac: warning: --adapt-probe %s: %v\n", k, err)
-					continue
-				}
-				return err
-			}
-			defOps = append(defOps, op)
-			if k == gpu.CuSPARSECSR {
-				cusparseOp = op
-			}
-		}
-		if rep.Mode == "cusparse" && cusparseOp == nil {
-			if cusparseOp, err = ge.Op(gpu.CuSPARSECSR, 0); err != nil {
-				return err
-			}
-		}
+		kernelOp = func(k gpu.Kernel) (cg.Op, error) { return ge.Op(k, f.blockSize) }
 	} else {
 		eng = cg.NewCPUEngine(m, st.prec)
-		defOps = []cg.Op{cg.CSROp{}}
 	}
 
 	src, cache := cgScheduleSource(f, st, coo, used, progress)
-	opts := cg.Options{Tol: f.tol, MaxIters: f.maxIters, Probe: f.probe}
+	opts := cg.Options{Tol: f.tol, MaxIters: f.maxIters, Probe: f.probe, TimeAll: f.timeAll}
 	ctx := c.Context()
 	switch rep.Mode {
 	case "default":
-		opts.Ops = defOps[:1]
+		op := cg.Op(cg.CSROp{})
+		if f.useGPU {
+			if op, err = kernelOp(st.defKernel); err != nil {
+				return err
+			}
+		}
+		opts.Ops = []cg.Op{op}
 	case "cusparse":
-		opts.Ops = []cg.Op{cusparseOp}
+		op, err := kernelOp(gpu.CuSPARSECSR)
+		if err != nil {
+			return err
+		}
+		opts.Ops = []cg.Op{op}
 	case "spac":
 		start := time.Now()
 		s, how, err := src(ctx)
@@ -312,7 +343,9 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 		rep.Partition, rep.PartitionNS = how, int64(time.Since(start))
 		opts.Ops = []cg.Op{op}
 	case "adapt":
-		opts.Ops = defOps
+		if opts.Ops, err = adaptOps(f, st, kernelOp, progress); err != nil {
+			return err
+		}
 		if s, ok := cache.load(); ok {
 			// From the first iteration on, the other kernels still probed.
 			op, err := prepareNow(eng, s)
@@ -320,20 +353,20 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 				return err
 			}
 			rep.Partition = "cached"
-			opts.Ops = append([]cg.Op{op}, defOps...)
+			opts.Ops = append([]cg.Op{op}, opts.Ops...)
 		} else {
 			rep.Partition = "background"
-			opts.Schedule = func(ctx context.Context) (*schedule.Schedule, error) {
-				s, _, err := src(ctx)
-				return s, err
+			if opts.Schedule, err = backgroundSource(c, path, f, src, used, progress); err != nil {
+				return err
 			}
 		}
 	}
 	// One untimed product with every starting kernel, as part of the set-up:
 	// the first launch of a kernel (and cuSPARSE's first call) pays one-time
-	// loading that no solve should be charged for.
+	// loading that no solve should be charged for. Timed, so that it also
+	// waits for the product and warms the events up.
 	for _, op := range opts.Ops {
-		if _, err := eng.Multiply(op); err != nil {
+		if _, err := eng.Multiply(op, true); err != nil {
 			return fmt.Errorf("warming up %s: %w", op.Name(), err)
 		}
 	}
@@ -377,6 +410,70 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 		return fmt.Errorf("%s: %s", label, res.Reason)
 	}
 	return nil
+}
+
+// adaptOps are SPAC-adapt's starting kernels: the one of --adapt-start,
+// then those of --adapt-probe; on the CPU (kernelOp nil) the CSR product.
+func adaptOps(f *cgFlags, st *cgSetup, kernelOp func(gpu.Kernel) (cg.Op, error), progress io.Writer) ([]cg.Op, error) {
+	if kernelOp == nil {
+		return []cg.Op{cg.CSROp{}}, nil
+	}
+	start := st.defKernel
+	var ops []cg.Op
+	if f.adaptStart == "cusparse" {
+		if op, err := kernelOp(gpu.CuSPARSECSR); err == nil {
+			start, ops = gpu.CuSPARSECSR, []cg.Op{op}
+		} else {
+			fmt.Fprintf(progress, "spac: warning: %v; SPAC-adapt starts with %s\n", err, start)
+		}
+	}
+	if ops == nil {
+		op, err := kernelOp(start)
+		if err != nil {
+			return nil, err
+		}
+		ops = []cg.Op{op}
+	}
+	for _, k := range st.probeOps {
+		if k == start {
+			continue
+		}
+		op, err := kernelOp(k)
+		if err != nil {
+			fmt.Fprintf(progress, "spac: warning: --adapt-probe %s: %v\n", k, err)
+			continue
+		}
+		ops = append(ops, op)
+	}
+	return ops, nil
+}
+
+// backgroundSource is SPAC-adapt's schedule source: src in a goroutine
+// (--background goroutine), or this binary run as 'spac cg FLAGS
+// --schedule-to FILE -- IN' at nice --background-nice. The child gets
+// every flag this run set, so that it reads the same matrix and builds the
+// same schedule (and caches it under the same key).
+func backgroundSource(c *cobra.Command, path string, f *cgFlags, src func(context.Context) (*schedule.Schedule, string, error), used *matrices.COO, progress io.Writer) (cg.ScheduleSource, error) {
+	if f.background == "goroutine" {
+		return func(ctx context.Context) (*schedule.Schedule, error) {
+			s, _, err := src(ctx)
+			return s, err
+		}, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("--background process: finding this binary to run the partitioner: %w", err)
+	}
+	flags := []string{"cg"}
+	c.Flags().Visit(func(fl *pflag.Flag) { flags = append(flags, "--"+fl.Name+"="+fl.Value.String()) })
+	child := cg.ChildProcess{
+		Path:   exe,
+		Args:   func(out string) []string { return append(slices.Clip(flags), "--schedule-to="+out, "--", path) },
+		Nice:   f.nice,
+		Stderr: progress,
+		Matrix: used,
+	}
+	return child.Source(), nil
 }
 
 // prepareNow readies a schedule before the solve (waiting for its upload).

@@ -2,12 +2,77 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/schedule"
 )
+
+// asSpacEnv makes the test binary run as spac: SPAC-adapt's partitioner
+// re-executes the running binary (os.Executable), which under go test is
+// this one.
+const asSpacEnv = "SPAC_TEST_AS_SPAC"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asSpacEnv) != "" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// --schedule-to (the child's command) builds the schedule the parent's
+// options look up: a later --adapt finds it in the cache.
+func TestCGScheduleTo(t *testing.T) {
+	t.Setenv("SPAC_CACHE_DIR", filepath.Join(t.TempDir(), "cache"))
+	lap := "gen:stencil2d:nx=20,ny=20,points=5"
+	file := filepath.Join(t.TempDir(), "lap.sched")
+	if out, errOut, code, _ := executeStreams(t, "cg", "-b", "64", "--quiet", "--schedule-to", file, "--", lap); code != 0 || out != "" {
+		t.Fatalf("exit %d, stdout %q: %s", code, out, errOut)
+	}
+	if _, err := schedule.ReadFile(file, nil); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code, _ := executeStreams(t, "cg", lap, "--adapt", "-b", "64", "--format", "json", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep cgReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if rep.Partition != "cached" || rep.Result.SwitchIter != 1 {
+		t.Errorf("partition %s, switch %d: want the child's schedule from the cache at iteration 1", rep.Partition, rep.Result.SwitchIter)
+	}
+}
+
+// SPAC-adapt runs this binary as its partitioner: the child takes the
+// parent's flags. Whether it finishes before the products do depends on
+// the machine's load, but a child that fails (a command line it refuses
+// fails within milliseconds) shows as an error.
+func TestCGAdaptChildProcess(t *testing.T) {
+	t.Setenv(asSpacEnv, "1")
+	t.Setenv("SPAC_CACHE_DIR", filepath.Join(t.TempDir(), "cache"))
+	out, errOut, code, _ := executeStreams(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--adapt", "--no-cache", "-b", "64",
+		"--repeat", "100000", "--background-nice", "0", "--format", "json", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep cgReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	bg := rep.Result.Background
+	switch {
+	case bg.State == "ready" && rep.Result.SwitchIter == bg.ReadyIter+1:
+	case bg.State == "cancelled" && rep.Result.SwitchIter == 0:
+	default:
+		t.Errorf("partitioner %s %q, switch %d: want its schedule tried after it was ready, or the child cancelled", bg.State, bg.Err, rep.Result.SwitchIter)
+	}
+	t.Logf("partitioner %s after %v, switch at product %d", bg.State, bg.Time, rep.Result.SwitchIter)
+}
 
 func TestCGCommandCPU(t *testing.T) {
 	t.Setenv("SPAC_CACHE_DIR", filepath.Join(t.TempDir(), "cache"))

@@ -7,17 +7,23 @@
 // every vertex together with the objective value METIS reports (the weighted
 // edge cut or the total communication volume).
 //
-// # Determinism
+// # Determinism and concurrency
 //
 // For a given graph, number of parts and [Options] (including Options.Seed)
 // the result is deterministic: the same call returns the same partition every
-// time. METIS 5.1 as packaged by Debian draws its random numbers from the C
-// library's rand(), seeded with srand(Seed) at the start of every call, so
-// this package serialises all calls into METIS behind one process-wide lock;
-// concurrent calls from several goroutines would otherwise interleave the
-// shared random stream. Other C code in the same process that calls rand()
-// or srand() while METIS runs can still perturb the result, and every METIS
-// call reseeds the C library's generator.
+// time, also when several goroutines call PartGraph at once. METIS 5.1 as
+// packaged by Debian draws its random numbers from the C library's rand(),
+// seeded with srand(Seed) at the start of every call, and glibc keeps one
+// generator for the whole process: concurrent calls would interleave its
+// stream. This package therefore defines rand() and srand() itself, with
+// glibc's algorithm (so that results match a plain METIS run) but with one
+// generator per thread; the dynamic linker binds METIS's references to these
+// definitions, as it does for any symbol the executable defines. A cgo call
+// stays on one thread from start to end, so each METIS call draws from its
+// own stream, seeded by its own srand(). The rest of METIS 5.1 keeps its
+// state in its arguments or in thread-local storage, so calls run in
+// parallel. Other C code in the process that calls rand() gets the same
+// per-thread generators.
 //
 // # Signals
 //
@@ -27,19 +33,19 @@
 // signal() again, which drops the SA_ONSTACK and SA_SIGINFO flags the Go
 // runtime needs and adds SA_RESETHAND: left alone, a program using os/signal
 // would be killed by its second SIGTERM after a METIS call. This package saves
-// the handlers with sigaction() before the call and restores them exactly
-// afterwards, so Go's signal handling works after a call. A SIGTERM or SIGABRT
-// that arrives while METIS is running is still caught by METIS's handler: on
-// the thread running METIS it makes the call fail with [ErrMETIS] ([ErrMemory]
-// for SIGABRT) and the signal is not seen by Go; on another thread its
-// behaviour is undefined.
+// the handlers with sigaction() when the first of any concurrent calls starts
+// and restores them exactly when the last one returns, so Go's signal
+// handling works after the calls. A SIGTERM or SIGABRT that arrives while
+// METIS is running is still caught by METIS's handler: on a thread running
+// METIS it makes that call fail with [ErrMETIS] ([ErrMemory] for SIGABRT)
+// and the signal is not seen by Go; on another thread its behaviour is
+// undefined.
 //
 // # Cancellation
 //
 // METIS cannot be interrupted. A caller that needs cancellation runs
 // PartGraph in its own goroutine and abandons the result when its context is
-// done; the abandoned call still runs to completion (and holds the lock, so
-// later calls wait for it).
+// done; the abandoned call still runs to completion on its thread.
 //
 // # Balance
 //
@@ -63,23 +69,73 @@ package metis
 /*
 #cgo LDFLAGS: -lmetis
 #include <metis.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 #if IDXTYPEWIDTH != 32
 #error "package metis needs METIS built with IDXTYPEWIDTH 32"
 #endif
 
+// rand and srand replace the C library's for the whole process (METIS is
+// their only user): glibc's additive generator (TYPE_3: x[i] = x[i-3] +
+// x[i-31], 310 outputs discarded after seeding, output x >> 1), with its
+// state in thread-local storage so that concurrent METIS calls, each seeded
+// by its own srand(), draw reproducible streams.
+static __thread int32_t spac_rand_state[31];
+static __thread int spac_rand_front, spac_rand_rear, spac_rand_seeded;
+
+static int32_t spac_rand_next(void) {
+	int32_t *s = spac_rand_state;
+	s[spac_rand_front] = (int32_t)((uint32_t)s[spac_rand_front] + (uint32_t)s[spac_rand_rear]);
+	int32_t out = (int32_t)((uint32_t)s[spac_rand_front] >> 1);
+	spac_rand_front = (spac_rand_front + 1) % 31;
+	spac_rand_rear = (spac_rand_rear + 1) % 31;
+	return out;
+}
+
+void srand(unsigned int seed) {
+	int32_t word = seed == 0 ? 1 : (int32_t)seed;
+	spac_rand_state[0] = word;
+	for (int i = 1; i < 31; i++) {
+		// 16807 * word % 2147483647 without overflow (Schrage), as glibc.
+		long hi = word / 127773, lo = word % 127773;
+		word = (int32_t)(16807 * lo - 2836 * hi);
+		if (word < 0) word += 2147483647;
+		spac_rand_state[i] = word;
+	}
+	spac_rand_front = 3;
+	spac_rand_rear = 0;
+	spac_rand_seeded = 1;
+	for (int i = 0; i < 310; i++) spac_rand_next();
+}
+
+int rand(void) {
+	if (!spac_rand_seeded) srand(1);
+	return spac_rand_next();
+}
+
 // spac_metis_part calls METIS_PartGraphKway (recursive == 0) or
-// METIS_PartGraphRecursive and restores the SIGABRT and SIGTERM handlers
-// that METIS replaces, exactly as they were (METIS restores them with
-// signal(), losing the flags Go's handlers need).
+// METIS_PartGraphRecursive. METIS replaces the SIGABRT and SIGTERM handlers
+// for the length of a call and restores them with signal(), losing the
+// flags Go's handlers need; with calls overlapping, one call may even
+// "restore" another's handler. So the first call to start saves the
+// handlers and the last to return reinstalls them exactly.
+static pthread_mutex_t spac_sig_mu = PTHREAD_MUTEX_INITIALIZER;
+static int spac_sig_active, spac_sig_okabrt, spac_sig_okterm;
+static struct sigaction spac_sig_abrt, spac_sig_term;
+
 static int spac_metis_part(int recursive, idx_t nvtxs, idx_t *xadj, idx_t *adjncy,
 		idx_t *vwgt, idx_t *adjwgt, idx_t nparts, idx_t *options,
 		idx_t *objval, idx_t *part) {
-	struct sigaction abrt, term;
-	int okabrt = sigaction(SIGABRT, NULL, &abrt) == 0;
-	int okterm = sigaction(SIGTERM, NULL, &term) == 0;
+	pthread_mutex_lock(&spac_sig_mu);
+	if (spac_sig_active++ == 0) {
+		spac_sig_okabrt = sigaction(SIGABRT, NULL, &spac_sig_abrt) == 0;
+		spac_sig_okterm = sigaction(SIGTERM, NULL, &spac_sig_term) == 0;
+	}
+	pthread_mutex_unlock(&spac_sig_mu);
 	idx_t ncon = 1;
 	int rc;
 	if (recursive) {
@@ -89,8 +145,12 @@ static int spac_metis_part(int recursive, idx_t nvtxs, idx_t *xadj, idx_t *adjnc
 		rc = METIS_PartGraphKway(&nvtxs, &ncon, xadj, adjncy, vwgt, NULL, adjwgt,
 			&nparts, NULL, NULL, options, objval, part);
 	}
-	if (okabrt) sigaction(SIGABRT, &abrt, NULL);
-	if (okterm) sigaction(SIGTERM, &term, NULL);
+	pthread_mutex_lock(&spac_sig_mu);
+	if (--spac_sig_active == 0) {
+		if (spac_sig_okabrt) sigaction(SIGABRT, &spac_sig_abrt, NULL);
+		if (spac_sig_okterm) sigaction(SIGTERM, &spac_sig_term, NULL);
+	}
+	pthread_mutex_unlock(&spac_sig_mu);
 	return rc;
 }
 */
@@ -100,8 +160,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
-	"sync"
 	"unsafe"
 )
 
@@ -218,9 +278,18 @@ var (
 // ErrInvalidGraph is wrapped by the errors reporting a malformed Graph.
 var ErrInvalidGraph = errors.New("metis: invalid graph")
 
-// mu serialises all calls into METIS: it uses the C library's global rand()
-// state and installs process-wide signal handlers.
-var mu sync.Mutex
+// randStream returns the first n numbers rand() gives after srand(seed) on
+// the calling thread: the tests compare them with glibc's.
+func randStream(seed uint32, n int) []int32 {
+	out := make([]int32, n)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	C.srand(C.uint(seed))
+	for i := range out {
+		out[i] = int32(C.rand())
+	}
+	return out
+}
 
 // Version returns the version of the METIS headers the package was built
 // with, such as "5.1.0".
@@ -558,7 +627,7 @@ func (opts *Options) metisOptions(o *[C.METIS_NOPTIONS]C.idx_t) error {
 // PartGraph does not do), requires 1 ≤ nparts ≤ number of vertices, and with
 // Contig that g is connected. nparts == 1 returns all zeros without calling
 // METIS. The input slices are passed to METIS without copying and are not
-// modified. Calls are serialised process-wide (see the package comment).
+// modified. Calls may run concurrently (see the package comment).
 func PartGraph(g *Graph, nparts int, opts Options) (part []int32, objval int64, err error) {
 	if g == nil {
 		return nil, 0, invalid("nil graph")
@@ -601,11 +670,9 @@ func PartGraph(g *Graph, nparts int, opts Options) (part []int32, objval int64, 
 	}
 	var obj C.idx_t
 
-	mu.Lock()
 	rc := C.spac_metis_part(recursive, C.idx_t(n),
 		(*C.idx_t)(unsafe.Pointer(&g.Xadj[0])), (*C.idx_t)(unsafe.Pointer(adjncy)),
 		vwgt, adjwgt, C.idx_t(nparts), &o[0], &obj, (*C.idx_t)(unsafe.Pointer(&part[0])))
-	mu.Unlock()
 
 	if rc != C.METIS_OK {
 		var e error

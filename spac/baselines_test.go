@@ -250,3 +250,79 @@ func TestBaselineQualityOrder(t *testing.T) {
 		t.Errorf("hdrf %d copies, not below dbh's %d", copies["hdrf"], copies["dbh"])
 	}
 }
+
+// TestWVPGreedyCover checks the cover placement of WVP greedy against the
+// streaming rule it replaced and against the pair it should take: it needs
+// no more copies, is deterministic, and holds the cap.
+func TestWVPGreedyCover(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	g := blBA(rng, 5000, 8)
+	inc, err := matrices.BuildIncidence(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, block := range []int{64, 256} {
+		k, cp, _ := Resolve(g.NumEdges(), 0, block)
+		opts := Options{K: k, Cap: cp, Seed: 1}
+		stream := wvpGreedyConfig
+		stream.place = wvpPlaceStream
+		ps, err := wvp(ctx, "wvp-stream", stream, g, inc, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pc, err := WVPGreedy{}.Partition(ctx, g, inc, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pc2, _ := WVPGreedy{}.Partition(ctx, g, inc, opts)
+		if !slices.Equal(pc.Part, pc2.Part) {
+			t.Errorf("block %d: two runs differ", block)
+		}
+		if err := Check(g, pc, cp); err != nil {
+			t.Fatalf("block %d: %v", block, err)
+		}
+		cs, cc := Evaluate(g, inc, ps).Copies, Evaluate(g, inc, pc).Copies
+		t.Logf("block %d, K=%d: stream %d copies, cover %d", block, k, cs, cc)
+		if cc > cs {
+			t.Errorf("block %d: cover %d copies, more than the streaming rule's %d", block, cc, cs)
+		}
+	}
+}
+
+// A hub in part 0 with three leaves in part 1 and one edge inside each
+// part: the cover copies the hub into part 1 once rather than each leaf into
+// part 0, whatever the edge order.
+func TestWVPCoverCopiesTheHub(t *testing.T) {
+	// Vertices 0 (hub), 1 in part 0; 2, 3, 4 (leaves) in part 1.
+	g := &matrices.Graph{NumVertices: 5, NumRowVertices: 5, Model: matrices.ModelGraph,
+		U: []int32{0, 2, 0, 0, 3}, V: []int32{1, 0, 3, 4, 4}}
+	inc, _ := matrices.BuildIncidence(g)
+	vpart := []int32{0, 0, 1, 1, 1}
+	part := []int32{0, -1, -1, -1, 1}
+	load := []int32{1, 1}
+	sets := newVertexParts(inc, g.NumVertices)
+	for e, q := range part {
+		if q >= 0 {
+			sets.addNew(g.U[e], q)
+			sets.addNew(g.V[e], q)
+		}
+	}
+	if err := wvpCover(context.Background(), g, inc, vpart, part, load, &sets, 10); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int32{0, 1, 1, 1, 1}; !slices.Equal(part, want) {
+		t.Errorf("parts %v, want %v", part, want)
+	}
+	// With room for one more edge in part 1, the pair is cut short and the
+	// other edges are left to the caller.
+	part = []int32{0, -1, -1, -1, 1}
+	load = []int32{1, 1}
+	sets = newVertexParts(inc, g.NumVertices)
+	if err := wvpCover(context.Background(), g, inc, vpart, part, load, &sets, 2); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int32{0, 1, -1, -1, 1}; !slices.Equal(part, want) {
+		t.Errorf("with cap 2: parts %v, want %v", part, want)
+	}
+}

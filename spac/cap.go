@@ -63,7 +63,16 @@ func EnforceCap(g *matrices.Graph, inc *matrices.Incidence, p *Partition, capaci
 		return 0, nil
 	}
 
-	st := newCapState(g, inc, part, load, cp)
+	// Vertices that touch an overfull part are the only ones asked about.
+	rel := make([]bool, g.NumVertices)
+	for e, q := range part {
+		if load[q] > cp {
+			rel[g.U[e]] = true
+			rel[g.V[e]] = true
+		}
+	}
+	st := newCapState(g, inc, part, load, cp, rel, false)
+	st.targets = newPartHeap(load, cp, func(q int) bool { return load[q] < cp })
 	// Queue every edge of an overfull part under a lower bound of its cost,
 	// in decreasing index so that the stacks pop them in increasing index.
 	// An edge is evaluated when popped, so edges deep inside a part, which
@@ -146,22 +155,44 @@ type capState struct {
 	seenU, seenV []uint32 // seenU[q] == gen: q holds an edge of u
 }
 
-func newCapState(g *matrices.Graph, inc *matrices.Incidence, part, load []int32, cp int32) *capState {
+// newCapState builds the pair lists of the vertices rel marks (all of them
+// when rel is nil); the caller sets targets. A list has room for degree(v)
+// pairs, as many parts as v could come to live in, unless compact: then
+// only for the parts v lives in now, which is enough for moves that never
+// bring a vertex into more parts (Polish's), and far less memory.
+func newCapState(g *matrices.Graph, inc *matrices.Incidence, part, load []int32, cp int32, rel []bool, compact bool) *capState {
 	nv := g.NumVertices
 	k := len(load)
 	st := &capState{g: g, inc: inc, part: part, load: load, cap: cp}
-	// Vertices that touch an overfull part are the only ones asked about.
-	rel := make([]bool, nv)
-	for e, q := range part {
-		if load[q] > cp {
-			rel[g.U[e]] = true
-			rel[g.V[e]] = true
+	if rel == nil {
+		rel = make([]bool, nv)
+		for v := range rel {
+			rel[v] = true
 		}
+	}
+	stamp := make([]int32, k)
+	// distinct counts v's parts, stamping them with mark.
+	distinct := func(v int, mark int32, visit func(q int32)) int32 {
+		cnt := int32(0)
+		for _, e := range inc.Edge[inc.Offsets[v]:inc.Offsets[v+1]] {
+			if q := part[e]; stamp[q] != mark {
+				stamp[q] = mark
+				if visit != nil {
+					visit(q)
+				}
+				cnt++
+			}
+		}
+		return cnt
 	}
 	st.off = make([]int32, nv+1)
 	for v := 0; v < nv; v++ {
 		d := int32(0)
-		if rel[v] {
+		switch {
+		case !rel[v]:
+		case compact:
+			d = distinct(v, -int32(v)-1, nil)
+		default:
 			d = inc.Offsets[v+1] - inc.Offsets[v]
 		}
 		st.off[v+1] = st.off[v] + d
@@ -170,35 +201,27 @@ func newCapState(g *matrices.Graph, inc *matrices.Incidence, part, load []int32,
 	st.n = make([]int32, nv)
 	st.lp = make([]int32, total)
 	st.lc = make([]int32, total)
-	stamp := make([]int32, k)
 	pos := make([]int32, k)
 	for v := 0; v < nv; v++ {
 		if !rel[v] {
 			continue
 		}
 		base := st.off[v]
-		mark := int32(v + 1)
 		cnt := int32(0)
-		edges := inc.Edge[inc.Offsets[v]:inc.Offsets[v+1]]
-		for _, e := range edges {
-			q := part[e]
-			if stamp[q] != mark {
-				stamp[q] = mark
-				st.lp[base+cnt] = q
-				cnt++
-			}
-		}
+		distinct(v, int32(v+1), func(q int32) {
+			st.lp[base+cnt] = q
+			cnt++
+		})
 		ps := st.lp[base : base+cnt]
 		slices.Sort(ps)
 		for i, q := range ps {
 			pos[q] = int32(i)
 		}
-		for _, e := range edges {
+		for _, e := range inc.Edge[inc.Offsets[v]:inc.Offsets[v+1]] {
 			st.lc[base+pos[part[e]]]++
 		}
 		st.n[v] = cnt
 	}
-	st.targets = newPartHeap(load, cp, func(q int) bool { return load[q] < cp })
 	st.cursor = make([]int32, nv)
 	st.seenU = make([]uint32, k)
 	st.seenV = make([]uint32, k)

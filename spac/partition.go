@@ -26,7 +26,8 @@ type Options struct {
 	Formulation    transform.Formulation // which equivalent graph METIS sees
 	Order          transform.Order       // order of clones along each vertex's path
 	Imbalance      float64               // METIS imbalance tolerance before the cap pass
-	Coarsen        int                   // levels of matching in Go before METIS on graphs of 1M edges or more (0: none)
+	Coarsen        int                   // most levels of matching in Go before METIS on graphs of 1M edges or more (0: none, METIS sees the whole graph)
+	Polish         int                   // passes of Polish after the cap pass (0: none)
 
 	// Progress, when set, is told which stage a long method is in.
 	Progress func(stage string)

@@ -74,7 +74,7 @@ func benchmarkSPAC(b *testing.B, preset string, scale float64, f transform.Formu
 func BenchmarkSPACCant(b *testing.B) {
 	for _, f := range []transform.Formulation{transform.Contracted, transform.Split} {
 		for _, o := range []transform.Order{transform.Walk, transform.Cycle, transform.ByIndex, transform.ByNeighbour} {
-			for _, c := range []int{0, 1, 2, 3} {
+			for _, c := range []int{0, 3, DefaultCoarsen} {
 				b.Run(fmt.Sprintf("%v/%v/coarsen=%d", f, o, c), func(b *testing.B) { benchmarkSPAC(b, "cant", 1, f, o, c) })
 			}
 		}
@@ -96,7 +96,7 @@ func BenchmarkSPACIn2004(b *testing.B) {
 // BenchmarkSPACBarabasiAlbert: the largest graph of the paper's Fig. 7
 // (50k vertices, average degree 64, graph model as stored: 1.6M edges).
 func BenchmarkSPACBarabasiAlbert(b *testing.B) {
-	for _, c := range []int{1, 2, 3, 4} {
+	for _, c := range []int{0, 3, DefaultCoarsen} {
 		b.Run(fmt.Sprintf("coarsen=%d", c), func(b *testing.B) { benchmarkSPAC(b, "ba-50k-d64", 1, transform.Contracted, transform.Cycle, c) })
 	}
 }

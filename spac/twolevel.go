@@ -3,6 +3,9 @@ package spac
 import (
 	"context"
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/metis"
@@ -33,23 +36,36 @@ func partitionVertices(ctx context.Context, w *transform.WeightedGraph, weight [
 	if err != nil {
 		return nil, err
 	}
-	n := w.NumVertices()
-	wt := func(v int) int64 {
-		if weight == nil {
-			return 1
-		}
-		return int64(weight[v])
+	part, err := splitGroups(ctx, w, weight, group, groups, k, opts)
+	if err != nil {
+		return nil, err
 	}
+	transform.Refine(w, weight, part, k, maxLoad, refinePasses)
+	return part, nil
+}
+
+// splitGroups partitions the subgraph of w induced by each of the groups
+// (group[v] is v's) into its share of the k parts, in proportion to the
+// group's weight, and returns the parts, numbered group by group. The METIS
+// calls run in parallel, one per core: the package metis allows that, and
+// each call's result depends on its input alone.
+func splitGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32, group []int32, groups, k int, opts metis.Options) ([]int32, error) {
+	n := w.NumVertices()
 	groupWeight := make([]int64, groups)
 	var total int64
 	for v := 0; v < n; v++ {
-		groupWeight[group[v]] += wt(v)
-		total += wt(v)
+		wv := int64(1)
+		if weight != nil {
+			wv = int64(weight[v])
+		}
+		groupWeight[group[v]] += wv
+		total += wv
 	}
 	share := shares(groupWeight, total, k)
 
-	// Partition each group's induced subgraph into its share of parts; the
-	// group's members are members[start[g]:start[g+1]].
+	// The group's members are members[start[g]:start[g+1]]. The subgraphs
+	// are built one after the other (induced shares its scratch), then
+	// partitioned concurrently.
 	members := matrices.CountingSort(group, groups, nil)
 	start := make([]int32, groups+1)
 	for _, g := range group {
@@ -59,29 +75,78 @@ func partitionVertices(ctx context.Context, w *transform.WeightedGraph, weight [
 		start[g+1] += start[g]
 	}
 	local := make([]int32, n)
+	subs := make([]*metis.Graph, groups)
+	for g := 0; g < groups; g++ {
+		if vs := members[start[g]:start[g+1]]; min(share[g], len(vs)) > 1 {
+			subs[g] = induced(w, weight, vs, local)
+		}
+	}
+	subParts := make([][]int32, groups)
+	err := runParallel(ctx, groups, func(g int) error {
+		if subs[g] == nil {
+			return nil
+		}
+		parts := min(share[g], subs[g].NumVertices())
+		p, _, err := metis.PartGraph(subs[g], parts, opts)
+		subParts[g] = p
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
 	part := make([]int32, n)
 	offset := int32(0)
 	for g := 0; g < groups; g++ {
-		vs := members[start[g]:start[g+1]]
-		sub := induced(w, weight, vs, local)
-		parts := min(share[g], len(vs))
-		var subPart []int32
-		if parts > 1 {
-			if subPart, err = runMETIS(ctx, sub, parts, opts); err != nil {
-				return nil, err
-			}
-		}
-		for i, v := range vs {
-			if subPart != nil {
-				part[v] = offset + subPart[i]
+		for i, v := range members[start[g]:start[g+1]] {
+			if subParts[g] != nil {
+				part[v] = offset + subParts[g][i]
 			} else {
 				part[v] = offset
 			}
 		}
 		offset += int32(share[g])
 	}
-	transform.Refine(w, weight, part, k, maxLoad, refinePasses)
 	return part, nil
+}
+
+// runParallel calls f(0), ..., f(tasks-1) on up to GOMAXPROCS goroutines
+// and returns the first error. It returns ctx.Err() as soon as ctx is done;
+// tasks already running (METIS cannot be interrupted) finish in the
+// background and no new ones start.
+func runParallel(ctx context.Context, tasks int, f func(task int) error) error {
+	var next atomic.Int32
+	var failed atomic.Bool
+	errs := make([]error, tasks)
+	var wg sync.WaitGroup
+	for range min(tasks, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for {
+				t := int(next.Add(1) - 1)
+				if t >= tasks || failed.Load() || ctx.Err() != nil {
+					return
+				}
+				if errs[t] = f(t); errs[t] != nil {
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
 }
 
 // shares splits k parts among groups in proportion to their weights, at

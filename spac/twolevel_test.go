@@ -34,18 +34,7 @@ func TestShares(t *testing.T) {
 // still be a valid, deterministic partition under the cap, and as good as
 // streaming greedy on a mesh where locality is easy to find.
 func TestSPACTwoLevel(t *testing.T) {
-	coo, err := matrices.Stencil2D(200, 200, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := matrices.LocalityGraph(coo, matrices.ModelSpMV)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inc, err := matrices.BuildIncidence(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, inc := stencilGraph(t, 200, 200)
 	k, capacity, err := Resolve(g.NumEdges(), 0, 512)
 	if err != nil {
 		t.Fatal(err)
@@ -74,4 +63,22 @@ func TestSPACTwoLevel(t *testing.T) {
 	if sc >= gc {
 		t.Errorf("spac %d copies, not fewer than greedy's %d", sc, gc)
 	}
+}
+
+// stencilGraph is the spmv locality graph of an nx x ny 5-point stencil.
+func stencilGraph(t *testing.T, nx, ny int) (*matrices.Graph, *matrices.Incidence) {
+	t.Helper()
+	coo, err := matrices.Stencil2D(nx, ny, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := matrices.LocalityGraph(coo, matrices.ModelSpMV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc, err := matrices.BuildIncidence(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, inc
 }

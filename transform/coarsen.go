@@ -1,6 +1,11 @@
 package transform
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
 
 // Level is one step of coarsening: the coarse graph, the weight of each
 // coarse vertex (the number of original vertices it stands for, when the
@@ -11,89 +16,209 @@ type Level struct {
 	Map    []int32
 }
 
+// coarsenChunks is the number of vertex ranges matched and contracted
+// independently, in parallel. It is fixed, not taken from the core count,
+// so that the result does not depend on the machine; with so few ranges
+// the pairs lost across their borders are negligible.
+const coarsenChunks = 8
+
 // Coarsen merges pairs of neighbours by heavy-edge matching: vertices are
 // visited in index order and each unmatched one is merged with the
 // unmatched neighbour it shares the heaviest edge with, as long as the pair
 // weighs at most maxWeight. It is the first step of METIS's own multilevel
 // scheme, done here in one linear pass so that METIS starts from a graph a
 // fraction of the size. Index order is deliberate: in the contracted graph
-// consecutive edges usually share a row, so pairs form along rows.
-// weight nil means every vertex weighs 1.
-func Coarsen(w *WeightedGraph, weight []int32, maxWeight int32) (*Level, error) {
+// consecutive edges usually share a row, so pairs form along rows, and the
+// memory accesses stay local. weight nil means every vertex weighs 1.
+// within, when not nil, is a partition of w that the pairs must respect:
+// only vertices of one part are merged, so that the partition holds on the
+// coarse graph (the V-cycles of a multilevel scheme).
+//
+// The vertices are cut into coarsenChunks contiguous ranges, each matched
+// within itself and contracted by one of up to GOMAXPROCS workers; coarse
+// vertices are numbered in the order of their first member, so the result
+// is the same on any machine.
+func Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, within []int32) (*Level, error) {
 	n := w.NumVertices()
-	wt := func(v int32) int32 {
-		if weight == nil {
-			return 1
-		}
-		return weight[v]
+	if weight != nil && len(weight) != n {
+		return nil, fmt.Errorf("transform: %d vertex weights for %d vertices", len(weight), n)
 	}
+	if within != nil && len(within) != n {
+		return nil, fmt.Errorf("transform: a partition of %d vertices to coarsen %d within", len(within), n)
+	}
+	chunks := min(coarsenChunks, max(n, 1))
+	bound := func(c int) int32 { return int32(int64(n) * int64(c) / int64(chunks)) }
 	match := make([]int32, n)
-	for i := range match {
-		match[i] = -1
+	count := make([]int32, chunks+1) // coarse vertices per chunk, then their offsets
+	parallel(chunks, func(c int) {
+		lo, hi := bound(c), bound(c+1)
+		count[c+1] = matchRange(w, weight, maxWeight, within, match, lo, hi)
+	})
+	for c := 0; c < chunks; c++ {
+		count[c+1] += count[c]
 	}
+	nc := count[chunks]
+
+	// Number the coarse vertices, then build each chunk's coarse rows in
+	// the slots of its fine vertices' entries (the pairs' neighbourhoods
+	// can only shrink), and finally move the rows together.
 	cmap := make([]int32, n)
+	cweight := make([]int32, nc)
+	parallel(chunks, func(c int) {
+		next := count[c]
+		for v := bound(c); v < bound(c+1); v++ {
+			if u := match[v]; u >= v {
+				cmap[v], cmap[u] = next, next
+				cweight[next] = vertexWeight(weight, v)
+				if u != v {
+					cweight[next] += vertexWeight(weight, u)
+				}
+				next++
+			}
+		}
+	})
+	adj := make([]int32, len(w.Adjncy))
+	adjw := make([]int32, len(w.Adjncy))
+	// cw.Xadj[cv+1] holds the end of coarse row cv in adj until the rows
+	// are moved together.
+	cw := &WeightedGraph{Xadj: make([]int32, nc+1)}
+	rowEnd := cw.Xadj[1:]
+	workers := min(chunks, runtime.GOMAXPROCS(0))
+	var nextChunk atomic.Int32
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// pos[cu] is where coarse neighbour cu sits in the row being
+			// built. A worker takes chunks in increasing order and so
+			// writes at increasing positions: an entry left from an
+			// earlier row lies before the current row's start.
+			pos := make([]int32, nc)
+			for i := range pos {
+				pos[i] = -1
+			}
+			for {
+				c := int(nextChunk.Add(1) - 1)
+				if c >= chunks {
+					return
+				}
+				at := w.Xadj[bound(c)]
+				for v := bound(c); v < bound(c+1); v++ {
+					u := match[v]
+					if u < v {
+						continue // the pair was emitted with its first member
+					}
+					cv := cmap[v]
+					start := at
+					for _, x := range [2]int32{v, u} {
+						for i := w.Xadj[x]; i < w.Xadj[x+1]; i++ {
+							cu := cmap[w.Adjncy[i]]
+							if cu == cv {
+								continue
+							}
+							if p := pos[cu]; p >= start {
+								adjw[p] += w.Adjwgt[i]
+								continue
+							}
+							pos[cu] = at
+							adj[at], adjw[at] = cu, w.Adjwgt[i]
+							at++
+						}
+						if u == v {
+							break
+						}
+					}
+					rowEnd[cv] = at
+				}
+			}
+		}()
+	}
+	wg.Wait()
+
+	// Close the gaps between the chunks' rows, moving each chunk down in
+	// turn (it never moves up): fresh memory is expensive to touch, and the
+	// coarse graph fits in the fine one's room.
+	for c := 0; c < chunks; c++ {
+		from := w.Xadj[bound(c)]
+		at := from
+		for cv := count[c]; cv < count[c+1]; cv++ {
+			end := rowEnd[cv]
+			cw.Xadj[cv+1] = cw.Xadj[cv] + end - at
+			at = end
+		}
+		to, end := cw.Xadj[count[c]], cw.Xadj[count[c+1]]
+		copy(adj[to:end], adj[from:from+end-to])
+		copy(adjw[to:end], adjw[from:from+end-to])
+	}
+	entries := cw.Xadj[nc]
+	cw.Adjncy, cw.Adjwgt = adj[:entries:entries], adjw[:entries:entries]
+	return &Level{Graph: cw, Weight: cweight, Map: cmap}, nil
+}
+
+// matchRange matches the vertices of [lo, hi) among themselves and returns
+// the number of pairs and singles: match[v] is v's partner, or v itself.
+func matchRange(w *WeightedGraph, weight []int32, maxWeight int32, within []int32, match []int32, lo, hi int32) int32 {
+	for v := lo; v < hi; v++ {
+		match[v] = -1
+	}
 	nc := int32(0)
-	for v := int32(0); v < int32(n); v++ {
+	for v := lo; v < hi; v++ {
 		if match[v] >= 0 {
 			continue
 		}
+		wv := vertexWeight(weight, v)
 		best, bestW := v, int32(0)
 		for i := w.Xadj[v]; i < w.Xadj[v+1]; i++ {
 			u := w.Adjncy[i]
-			if match[u] < 0 && u != v && w.Adjwgt[i] > bestW && wt(u)+wt(v) <= maxWeight {
+			// The weight first: it is read in order, while match[u] is
+			// mostly a cache miss (in the contracted graph only the row
+			// chain's neighbours sit next to v).
+			if w.Adjwgt[i] <= bestW || u < lo || u >= hi || match[u] >= 0 || (within != nil && within[u] != within[v]) {
+				continue
+			}
+			if vertexWeight(weight, u)+wv <= maxWeight {
 				best, bestW = u, w.Adjwgt[i]
 			}
 		}
 		match[v], match[best] = best, v
-		cmap[v], cmap[best] = nc, nc
 		nc++
 	}
-	// Build the coarse graph: the union of the pair's neighbourhoods, minus
-	// the pair itself, with parallel edges merged. pos marks where a coarse
-	// neighbour already sits in the row being built.
-	cw := &WeightedGraph{Xadj: make([]int32, nc+1)}
-	cweight := make([]int32, nc)
-	adj := make([]int32, 0, len(w.Adjncy)*3/4)
-	adjw := make([]int32, 0, len(w.Adjncy)*3/4)
-	pos := make([]int32, nc)
-	for i := range pos {
-		pos[i] = -1
+	return nc
+}
+
+// vertexWeight is v's weight, 1 when weight is nil.
+func vertexWeight(weight []int32, v int32) int32 {
+	if weight == nil {
+		return 1
 	}
-	c := int32(0)
-	for v := int32(0); v < int32(n); v++ {
-		if match[v] < v {
-			continue // the pair was emitted with its first member
+	return weight[v]
+}
+
+// parallel runs f(0), ..., f(tasks-1) on up to GOMAXPROCS goroutines and
+// waits for them. The tasks must write disjoint memory.
+func parallel(tasks int, f func(task int)) {
+	workers := min(tasks, runtime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for t := 0; t < tasks; t++ {
+			f(t)
 		}
-		start := int32(len(adj))
-		cweight[c] = wt(v)
-		members := [2]int32{v, match[v]}
-		count := 2
-		if match[v] == v {
-			count = 1
-		} else {
-			cweight[c] += wt(match[v])
-		}
-		for _, x := range members[:count] {
-			for i := w.Xadj[x]; i < w.Xadj[x+1]; i++ {
-				cu := cmap[w.Adjncy[i]]
-				if cu == c {
-					continue
+		return
+	}
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				t := int(next.Add(1) - 1)
+				if t >= tasks {
+					return
 				}
-				if p := pos[cu]; p >= start {
-					adjw[p] += w.Adjwgt[i]
-					continue
-				}
-				pos[cu] = int32(len(adj))
-				adj = append(adj, cu)
-				adjw = append(adjw, w.Adjwgt[i])
+				f(t)
 			}
-		}
-		c++
-		cw.Xadj[c] = int32(len(adj))
+		}()
 	}
-	if c != nc {
-		return nil, fmt.Errorf("transform: coarsening emitted %d of %d coarse vertices", c, nc)
-	}
-	cw.Adjncy, cw.Adjwgt = adj, adjw
-	return &Level{Graph: cw, Weight: cweight, Map: cmap}, nil
+	wg.Wait()
 }

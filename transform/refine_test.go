@@ -21,28 +21,38 @@ func TestRefineProperties(t *testing.T) {
 		for i := range part {
 			part[i] = int32(r.IntN(k))
 		}
+		// Half the trials weigh the vertices, as on coarse levels.
+		var weight []int32
+		wt := func(v int) int64 { return 1 }
+		if trial%2 == 1 {
+			weight = make([]int32, n)
+			for i := range weight {
+				weight[i] = 1 + int32(r.IntN(4))
+			}
+			wt = func(v int) int64 { return int64(weight[v]) }
+		}
 		maxLoad := int64((n + k - 1) / k * 2)
 		before := cut(w, part)
 		overfull := map[int32]bool{}
 		load := make([]int64, k)
-		for _, p := range part {
-			load[p]++
+		for v, p := range part {
+			load[p] += wt(v)
 		}
 		for p, l := range load {
 			if l > maxLoad {
 				overfull[int32(p)] = true
 			}
 		}
-		Refine(w, nil, part, k, maxLoad, 4)
+		Refine(w, weight, part, k, maxLoad, 4)
 		if after := cut(w, part); after > before {
 			t.Fatalf("trial %d: cut rose from %d to %d", trial, before, after)
 		}
 		load = make([]int64, k)
-		for _, p := range part {
+		for v, p := range part {
 			if p < 0 || int(p) >= k {
 				t.Fatalf("trial %d: part %d out of range", trial, p)
 			}
-			load[p]++
+			load[p] += wt(v)
 		}
 		for p, l := range load {
 			if l > maxLoad && !overfull[int32(p)] {

@@ -22,6 +22,7 @@ type partFlags struct {
 	dominant         int32
 	imbalance        float64
 	coarsen          int
+	polish           int
 }
 
 func (f *partFlags) register(c *cobra.Command) {
@@ -33,6 +34,7 @@ func (f *partFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.order, "order", "walk", "SPAC: order of each vertex's clones: walk (around the vertex through its neighbours' adjacency, closed into a cycle; measured best), cycle (by edge index, closed), index (the paper's path) or neighbour (by the other endpoint)")
 	fl.Int32Var(&f.dominant, "dominant-weight", spac.DefaultDominantWeight, "SPAC, split formulation: weight of dominant edges")
 	fl.IntVar(&f.coarsen, "coarsen", spac.DefaultCoarsen, "SPAC: levels of heavy-edge matching done in Go before METIS; each roughly halves METIS's graph (faster, slightly more copies)")
+	fl.IntVar(&f.polish, "polish", spac.DefaultPolish, "SPAC: passes that move single edges to parts holding both endpoints, after the cap pass (0: none); each move saves a copy")
 	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%) before the cap pass makes every part fit")
 }
 
@@ -67,11 +69,14 @@ func (f *partFlags) options(m int) (spac.Options, error) {
 	if f.coarsen < 0 || f.coarsen > 8 {
 		return spac.Options{}, usagef("--coarsen %d: want 0 to 8 levels", f.coarsen)
 	}
+	if f.polish < 0 || f.polish > 64 {
+		return spac.Options{}, usagef("--polish %d: want 0 to 64 passes", f.polish)
+	}
 	if f.imbalance <= 0 || f.imbalance > 1 {
 		return spac.Options{}, usagef("--imbalance %g: want a fraction in (0, 1], e.g. 0.03", f.imbalance)
 	}
 	return spac.Options{K: k, Cap: capacity, Seed: f.seed, DominantWeight: f.dominant,
-		Formulation: form, Order: order, Imbalance: f.imbalance, Coarsen: f.coarsen}, nil
+		Formulation: form, Order: order, Imbalance: f.imbalance, Coarsen: f.coarsen, Polish: f.polish}, nil
 }
 
 // run partitions in with one method and evaluates the result.

@@ -266,6 +266,8 @@ func scheduleParams(method string, in *inputFlags, pf *partFlags, data *input) [
 			schedule.Param{Key: "dominant-weight", Value: strconv.Itoa(int(pf.dominant))},
 			schedule.Param{Key: "imbalance", Value: strconv.FormatFloat(pf.imbalance, 'g', -1, 64)},
 			schedule.Param{Key: "coarsen", Value: strconv.Itoa(pf.coarsen)},
+			schedule.Param{Key: "polish", Value: strconv.Itoa(pf.polish)},
+			schedule.Param{Key: "revision", Value: spac.Revision},
 		)
 	}
 	return ps

@@ -1,0 +1,230 @@
+package spac
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+
+	"github.com/spac-gpu/spac/metis"
+	"github.com/spac-gpu/spac/transform"
+)
+
+// coarsestPerPart and coarsestEntriesPerPart are how many vertices and
+// adjacency entries per part the Go coarsening leaves for METIS: it stops at
+// the first level within both. Fewer vertices make METIS faster and cost
+// copies: on the cant stand-in, levels ending at 258k, 131k, 67k and 35k
+// vertices for 1992 parts gave 209.7k, 210.3k, 213.1k and 218.0k copies
+// before the V-cycle. METIS's time follows the entries, which shrink slowly
+// on power-law graphs (in-2004 stand-in, 16085 parts: 17M entries on 575k
+// vertices, 10M on 312k, for 1.768M and 1.799M copies; METIS took 10 s and
+// 6.5 s).
+const (
+	coarsestPerPart        = 64
+	coarsestEntriesPerPart = 768
+)
+
+// coarsestMinVertices keeps a graph for METIS of at least this many
+// vertices (and 8 times as many entries) when there are few parts, where
+// METIS is fast anyway.
+const coarsestMinVertices = 1 << 15
+
+// vCycles is the number of V-cycles after the first pass down and up: the
+// graph is coarsened again, pairing only vertices of the same part, and
+// refined on the way back up, so that the greedy moves at the coarse levels
+// shift whole clusters across a border that single vertices could not
+// cross with a gain. One cycle takes the cant stand-in from 213.1k to
+// 207.1k copies for about 0.4 s of 1.7; a second would reach 205.4k for
+// as much again.
+const vCycles = 1
+
+// vCycleMaxVertices is the size of the transformed graph (a vertex per
+// edge, contracted) from which the V-cycles are left out: on a
+// power-law graph the coarse levels stay dense and a cycle costs more than
+// it saves time elsewhere (in-2004 stand-in: about 15 s), while the first
+// pass alone already matches METIS's copies there.
+const vCycleMaxVertices = 4 << 20
+
+// rbGroups is the number of groups the coarsest graph is first cut into,
+// each then cut into its share of the parts by a METIS call of its own, the
+// calls in parallel. It is fixed so that the result does not depend on the
+// core count; the first cut is the top of METIS's own recursion anyway.
+const rbGroups = 4
+
+// multilevel partitions w, whose vertices weigh 1, into k parts of at most
+// about softLoad with a multilevel scheme around METIS: heavy-edge matching
+// in Go (transform.Coarsen) down to about coarsestPerPart vertices per part,
+// METIS's recursive bisection on that graph, and on the way back up, at
+// every level, the parts projected and refined by greedy boundary moves
+// (transform.Refine); then vCycles V-cycles. METIS's own k-way scheme on the
+// whole graph spends most of its time in the k-dependent initial
+// partitioning and uses one core; here the coarsening and refinement are
+// linear and partly parallel, and the bisection runs on a small graph, its
+// groups in parallel.
+//
+// maxVertexWeight bounds a coarse vertex, so that parts can still be
+// balanced from them; maxLevels bounds the levels of coarsening.
+func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad int64, maxVertexWeight int32, maxLevels int, opts metis.Options, progress func(string)) ([]int32, error) {
+	target := coarseTarget{vertices: max(coarsestPerPart*k, coarsestMinVertices), entries: int64(max(coarsestEntriesPerPart*k, 8*coarsestMinVertices))}
+	h, err := coarsen(ctx, w, nil, nil, maxVertexWeight, maxLevels, target, progress)
+	if err != nil {
+		return nil, err
+	}
+	progress("metis")
+	reclaim()
+	coarsest := len(h.graphs) - 1
+	part, err := bisectCoarsest(ctx, h.graphs[coarsest], h.weights[coarsest], k, opts)
+	if err != nil {
+		return nil, err
+	}
+	progress("refining")
+	// With V-cycles to come, the way up stops one level above the finest
+	// graph: the cycles run there, and the finest level, the dearest to
+	// coarsen and refine, is refined once, at the end.
+	cycles := vCycles
+	if w.NumVertices() >= vCycleMaxVertices {
+		cycles = 0
+	}
+	top := 0
+	if cycles > 0 && len(h.maps) > 0 {
+		top = 1
+	}
+	reclaim()
+	h.refineCoarsest(part, k, softLoad)
+	if part, err = h.uncoarsen(ctx, len(h.maps), part, k, softLoad, top, progress); err != nil {
+		return nil, err
+	}
+	for cycle := 0; cycle < cycles && top == 1; cycle++ {
+		progress(fmt.Sprintf("V-cycle %d", cycle+1))
+		// The levels above graph 1 are done with; their room can hold
+		// the cycle's.
+		clear(h.graphs[2:])
+		clear(h.weights[2:])
+		clear(h.maps[1:])
+		reclaim()
+		v, err := coarsen(ctx, h.graphs[1], h.weights[1], part, maxVertexWeight, maxLevels, target, progress)
+		if err != nil {
+			return nil, err
+		}
+		v.refineCoarsest(v.within, k, softLoad)
+		if part, err = v.uncoarsen(ctx, len(v.maps), v.within, k, softLoad, 0, progress); err != nil {
+			return nil, err
+		}
+	}
+	if top == 1 {
+		reclaim()
+		return h.uncoarsen(ctx, 1, part, k, softLoad, 0, progress)
+	}
+	return part, nil
+}
+
+// coarseTarget is the size at which coarsening stops.
+type coarseTarget struct {
+	vertices int
+	entries  int64
+}
+
+func (t coarseTarget) reached(w *transform.WeightedGraph) bool {
+	return w.NumVertices() <= t.vertices && int64(len(w.Adjncy)) <= t.entries
+}
+
+// hierarchy is the graphs of a multilevel scheme, finest first: graph l+1
+// is graph l coarsened, maps[l] takes graph l's vertices to graph l+1's.
+type hierarchy struct {
+	graphs  []*transform.WeightedGraph
+	weights [][]int32 // vertex weights of each graph, nil for the finest
+	maps    [][]int32
+	within  []int32 // the partition coarsen was to respect, on the coarsest graph
+}
+
+// coarsen builds the hierarchy above w (vertex weights weight, nil: 1)
+// until a graph is within target, maxLevels levels are built or a level stalls. within, when not
+// nil, is a partition of w that the pairs must respect (so it holds on every
+// level; the hierarchy's within is its projection on the coarsest graph).
+func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, within []int32, maxVertexWeight int32, maxLevels int, target coarseTarget, progress func(string)) (*hierarchy, error) {
+	h := &hierarchy{graphs: []*transform.WeightedGraph{w}, weights: [][]int32{weight}, within: within}
+	for len(h.maps) < maxLevels && !target.reached(h.graphs[len(h.maps)]) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		l := len(h.maps)
+		if l > 0 {
+			reclaim() // the last level's matching and scratch
+		}
+		lv, err := transform.Coarsen(h.graphs[l], h.weights[l], maxVertexWeight, within)
+		if err != nil {
+			return nil, err
+		}
+		if within != nil { // every pair lies within one part: take its members'
+			coarse := make([]int32, lv.Graph.NumVertices())
+			for v, c := range lv.Map {
+				coarse[c] = within[v]
+			}
+			within = coarse
+		}
+		h.graphs = append(h.graphs, lv.Graph)
+		h.weights = append(h.weights, lv.Weight)
+		h.maps = append(h.maps, lv.Map)
+		h.within = within
+		progress(fmt.Sprintf("coarsened to %d vertices", lv.Graph.NumVertices()))
+		// Once the vertices are too heavy to pair, a level barely shrinks.
+		if 10*int64(lv.Graph.NumVertices()) > 9*int64(h.graphs[l].NumVertices()) {
+			break
+		}
+	}
+	return h, nil
+}
+
+// uncoarsen projects part, a partition of graph from, down to graph to,
+// refining it at every level on the way, and returns the partition of graph
+// to. The maps it passes are used up: each level's projection is written
+// over its map.
+func (h *hierarchy) uncoarsen(ctx context.Context, from int, part []int32, k int, softLoad int64, to int, progress func(string)) ([]int32, error) {
+	for l := from - 1; l >= to; l-- {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		fine := h.maps[l]
+		for v, c := range fine {
+			fine[v] = part[c]
+		}
+		part = fine
+		reclaim() // the last level's refinement scratch
+		transform.Refine(h.graphs[l], h.weights[l], part, k, softLoad, refinePasses)
+		progress(fmt.Sprintf("refined %d vertices", len(part)))
+	}
+	return part, nil
+}
+
+// refineCoarsest refines part, a partition of the hierarchy's coarsest graph.
+func (h *hierarchy) refineCoarsest(part []int32, k int, softLoad int64) {
+	l := len(h.maps)
+	transform.Refine(h.graphs[l], h.weights[l], part, k, softLoad, refinePasses)
+}
+
+// bisectCoarsest partitions the coarsest graph into k parts by METIS's
+// recursive bisection: into rbGroups groups first, then every group into
+// its share of the parts, in parallel. Each bisection is held to METIS's
+// tightest balance (UFactor 1): a part's slack compounds down the recursion.
+func bisectCoarsest(ctx context.Context, w *transform.WeightedGraph, weight []int32, k int, opts metis.Options) ([]int32, error) {
+	opts.Method, opts.UFactor = metis.Recursive, 1
+	whole := &metis.Graph{Xadj: w.Xadj, Adjncy: w.Adjncy, Vwgt: weight, Adjwgt: w.Adjwgt}
+	if k < 2*rbGroups || w.NumVertices() < 2*k {
+		return runMETIS(ctx, whole, min(k, w.NumVertices()), opts)
+	}
+	group, err := runMETIS(ctx, whole, rbGroups, opts)
+	if err != nil {
+		return nil, err
+	}
+	return splitGroups(ctx, w, weight, group, rbGroups, k, opts)
+}
+
+// reclaim runs the garbage collector between the phases of multilevel, so
+// that the next phase's arrays take the room of the last phase's scratch
+// instead of fresh pages from the kernel. The live heap is large and grows
+// while the hierarchy is built, so the collector would otherwise not run
+// for most of the partitioning, and touching fresh memory is dear: on the
+// 2-core benchmark machine 400 MB of fresh pages take 2 s, reused ones a
+// hundredth of that, and on the cant stand-in these few collections save
+// about 0.3 s of 2. The heap holds almost only pointer-free arrays, so a
+// collection costs next to nothing.
+func reclaim() { runtime.GC() }

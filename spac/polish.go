@@ -1,0 +1,135 @@
+package spac
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spac-gpu/spac/matrices"
+)
+
+// Polish lowers the vertex copies of a partition that already meets the
+// cap, without breaking it: an edge that is the last edge of an endpoint
+// in its part moves to a part with room where the move makes no new copy
+// (both endpoints live there already), or where it saves more copies than
+// it makes. Every move saves at least one copy, so the copies only fall and
+// the passes end; the first pass looks at every stranded edge, each later
+// one at the edges of the vertices the pass before moved, and it stops
+// after maxPasses passes or one that moves nothing. It returns the copies
+// saved.
+//
+// Why a final pass helps: Omega maps a partition of the clone graph, whose
+// cut is only a proxy for the copies, and the cap pass moves edges by their
+// local cost; both leave single edges stranded in parts where one endpoint
+// has no other edge, next to a part that holds both endpoints. It reuses
+// the cap pass's per-(vertex, part) lists, sized to the parts each vertex
+// lives in (vertices plus copies pairs in all), so it costs O(m) plus, per
+// stranded edge, the lengths of its endpoints' part lists.
+func Polish(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *Partition, capacity, maxPasses int) (saved int, err error) {
+	m := g.NumEdges()
+	if len(p.Part) != m {
+		return 0, fmt.Errorf("polish: partition covers %d edges, graph has %d", len(p.Part), m)
+	}
+	if p.K < 1 {
+		return 0, fmt.Errorf("polish: %d parts", p.K)
+	}
+	load := make([]int32, p.K)
+	for e, q := range p.Part {
+		if q < 0 || int(q) >= p.K {
+			return 0, fmt.Errorf("polish: edge %d assigned to part %d, outside [0,%d)", e, q, p.K)
+		}
+		load[q]++
+	}
+	cp := int32(capacity)
+	for q, l := range load {
+		if l > cp {
+			return 0, fmt.Errorf("polish: part %d holds %d edges, above the cap %d (run EnforceCap first)", q, l, capacity)
+		}
+	}
+	// Compact lists suffice: a move that saves a copy never brings an
+	// endpoint into a part without taking it out of another (each endpoint
+	// adds at most one copy and saves at most one, and the sum is negative),
+	// so no vertex comes to live in more parts than now.
+	st := newCapState(g, inc, p.Part, load, cp, nil, true)
+	// No "least loaded part" candidate: an edge moved where neither endpoint
+	// lives costs two copies and can save at most two.
+	st.targets = newPartHeap(load, cp, func(int) bool { return false })
+	// Candidates are the edges that are an endpoint's only edge in their
+	// part, found per vertex from its pair list; a later pass looks again
+	// only at the vertices the previous one moved edges of.
+	cntOf := make([]int32, p.K) // scratch: w's edge count per part, for w's parts
+	inCand := make([]bool, m)
+	touched := make([]bool, g.NumVertices)
+	var cand []int32
+	collect := func(w int32) {
+		// A vertex in one part loses no copy by moving an edge: any saving
+		// must come from its other endpoint, which collects the edge.
+		if st.n[w] <= 1 {
+			return
+		}
+		lo, hi := st.off[w], st.off[w]+st.n[w]
+		single := false
+		for i := lo; i < hi; i++ {
+			cntOf[st.lp[i]] = st.lc[i]
+			single = single || st.lc[i] == 1
+		}
+		if !single {
+			return
+		}
+		for _, e := range inc.Edge[inc.Offsets[w]:inc.Offsets[w+1]] {
+			if cntOf[st.part[e]] == 1 && !inCand[e] {
+				inCand[e] = true
+				cand = append(cand, e)
+			}
+		}
+	}
+	for w := range g.NumVertices {
+		collect(int32(w))
+	}
+	var moved []int32 // vertices whose edges moved in this pass
+	for pass := 0; pass < maxPasses && len(cand) > 0; pass++ {
+		if err := ctx.Err(); err != nil {
+			return saved, err
+		}
+		moved = moved[:0]
+		for _, e := range cand {
+			inCand[e] = false
+			u, v := g.U[e], g.V[e]
+			a := st.part[e]
+			if st.count(u, a) != 1 && st.count(v, a) != 1 {
+				continue // an earlier move changed that
+			}
+			c, b := st.best(e)
+			if b < 0 || c >= 0 || grows(st, u, a, b) || grows(st, v, a, b) {
+				continue
+			}
+			st.part[e] = b
+			st.load[a]--
+			st.load[b]++
+			for _, w := range [2]int32{u, v} {
+				st.remove(w, a)
+				st.add(w, b)
+				if !touched[w] {
+					touched[w] = true
+					moved = append(moved, w)
+				}
+				if u == v {
+					break
+				}
+			}
+			saved -= int(c)
+		}
+		cand = cand[:0]
+		for _, w := range moved {
+			touched[w] = false
+			collect(w)
+		}
+	}
+	return saved, nil
+}
+
+// grows reports whether moving an edge of w from part a to part b would
+// bring w into more parts: new in b while staying in a. A saving move never
+// does (see above); the check keeps the compact lists safe regardless.
+func grows(st *capState, w, a, b int32) bool {
+	return st.count(w, b) == 0 && st.count(w, a) != 1
+}

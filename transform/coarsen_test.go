@@ -1,0 +1,129 @@
+package transform
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/spac-gpu/spac/matrices"
+)
+
+// Coarsening keeps the graph's total vertex weight and edge weight outside
+// the merged pairs: a coarse edge weighs the sum of the fine edges it
+// stands for, Map sends every fine vertex to a coarse one of at most
+// maxWeight (or to a single vertex), and the coarse graph is valid CSR. A
+// partition projected back cuts exactly what it cut on the coarse graph.
+func TestCoarsenProperties(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 300; trial++ {
+		g, inc := randomGraph(r)
+		w, err := Contract(g, inc, Walk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var weight []int32
+		for level := 0; level < 3; level++ {
+			n := w.NumVertices()
+			maxWeight := int32(2 + r.IntN(6))
+			lv, err := Coarsen(w, weight, maxWeight, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cw := lv.Graph
+			checkCSR(t, cw)
+			nc := cw.NumVertices()
+			if len(lv.Map) != n || len(lv.Weight) != nc {
+				t.Fatalf("trial %d: map of %d for %d vertices, %d weights for %d coarse", trial, len(lv.Map), n, len(lv.Weight), nc)
+			}
+			sum := make([]int32, nc)
+			members := make([]int, nc)
+			for v, c := range lv.Map {
+				if c < 0 || int(c) >= nc {
+					t.Fatalf("trial %d: vertex %d maps to %d of %d", trial, v, c, nc)
+				}
+				sum[c] += vertexWeight(weight, int32(v))
+				members[c]++
+			}
+			for c := range sum {
+				if sum[c] != lv.Weight[c] || members[c] < 1 || members[c] > 2 || (members[c] == 2 && sum[c] > maxWeight) {
+					t.Fatalf("trial %d: coarse vertex %d: %d members weighing %d, recorded %d (max %d)", trial, c, members[c], sum[c], lv.Weight[c], maxWeight)
+				}
+			}
+			// Any coarse partition cuts the same on both graphs.
+			coarsePart := make([]int32, nc)
+			for i := range coarsePart {
+				coarsePart[i] = int32(r.IntN(3))
+			}
+			finePart := make([]int32, n)
+			for v, c := range lv.Map {
+				finePart[v] = coarsePart[c]
+			}
+			if a, b := cut(cw, coarsePart), cut(w, finePart); a != b {
+				t.Fatalf("trial %d: coarse cut %d, projected fine cut %d", trial, a, b)
+			}
+			w, weight = cw, lv.Weight
+		}
+	}
+}
+
+// The result depends on the graph alone, not on how many cores run it.
+func TestCoarsenDeterministic(t *testing.T) {
+	m, err := matrices.Preset("cant", 0.05, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := matrices.LocalityGraph(m, matrices.ModelSpMV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc, err := matrices.BuildIncidence(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := Contract(g, inc, Walk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := Coarsen(w, nil, 64, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if 10*first.Graph.NumVertices() > 6*w.NumVertices() {
+		t.Errorf("one level kept %d of %d vertices", first.Graph.NumVertices(), w.NumVertices())
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	again, err := Coarsen(w, nil, 64, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(first.Map, again.Map) || !slices.Equal(first.Graph.Adjncy, again.Graph.Adjncy) || !slices.Equal(first.Graph.Adjwgt, again.Graph.Adjwgt) {
+		t.Error("coarsening on one core differs from coarsening on all")
+	}
+}
+
+// BenchmarkCoarsen: one level of a cant-sized contracted graph (2M vertices).
+func BenchmarkCoarsen(b *testing.B) {
+	m, err := matrices.Preset("cant", 1, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := matrices.LocalityGraph(m, matrices.ModelSpMV)
+	if err != nil {
+		b.Fatal(err)
+	}
+	inc, err := matrices.BuildIncidence(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := Contract(g, inc, Walk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Coarsen(w, nil, 64, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -23,7 +23,7 @@ const DefaultImbalance = 0.03
 const DefaultCoarsen = 8
 
 // DefaultPolish is how many passes of Polish follow SPAC's cap pass: the
-// copies it saves come in the first two or three (6% on a Barabasi-Albert
+// copies it saves come in the first two or three (5.9% on a Barabasi-Albert
 // graph of average degree 8, under 0.1% on meshes, whose Omega leaves few
 // stranded edges).
 const DefaultPolish = 4

@@ -1,6 +1,7 @@
 package spac
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -77,9 +78,23 @@ func EnforceCap(g *matrices.Graph, inc *matrices.Incidence, p *Partition, capaci
 	// in decreasing index so that the stacks pop them in increasing index.
 	// An edge is evaluated when popped, so edges deep inside a part, which
 	// are dear to move, are seldom evaluated at all.
+	// The bounds are found first and the stacks sized to them: growing
+	// stacks of millions of edges costs more than the second pass.
+	bound := make([]int8, m)
+	var sizes [5]int
+	for e := range m {
+		if load[part[e]] > cp {
+			b := st.lowerBound(int32(e))
+			bound[e] = int8(b)
+			sizes[b+2]++
+		}
+	}
+	for i := range st.buckets {
+		st.buckets[i] = make([]int32, 0, sizes[i]+sizes[i]/8)
+	}
 	for e := m - 1; e >= 0; e-- {
 		if load[part[e]] > cp {
-			st.push(st.lowerBound(int32(e)), int32(e))
+			st.push(int32(bound[e]), int32(e))
 		}
 	}
 	for excess > 0 {
@@ -170,9 +185,22 @@ func newCapState(g *matrices.Graph, inc *matrices.Incidence, part, load []int32,
 			rel[v] = true
 		}
 	}
-	stamp := make([]int32, k)
+	// Vertices are independent: ranges of them are counted, then filled, in
+	// parallel, each range with scratch of its own. The lists do not depend
+	// on how the ranges are run.
+	const ranges = 16
+	span := (nv + ranges - 1) / ranges
+	inRanges := func(f func(lo, hi int, stamp, pos []int32)) {
+		runParallel(context.Background(), ranges, func(r int) error {
+			lo, hi := min(r*span, nv), min((r+1)*span, nv)
+			if lo < hi {
+				f(lo, hi, make([]int32, k), make([]int32, k))
+			}
+			return nil
+		})
+	}
 	// distinct counts v's parts, stamping them with mark.
-	distinct := func(v int, mark int32, visit func(q int32)) int32 {
+	distinct := func(v int, stamp []int32, mark int32, visit func(q int32)) int32 {
 		cnt := int32(0)
 		for _, e := range inc.Edge[inc.Offsets[v]:inc.Offsets[v+1]] {
 			if q := part[e]; stamp[q] != mark {
@@ -186,42 +214,48 @@ func newCapState(g *matrices.Graph, inc *matrices.Incidence, part, load []int32,
 		return cnt
 	}
 	st.off = make([]int32, nv+1)
-	for v := 0; v < nv; v++ {
-		d := int32(0)
-		switch {
-		case !rel[v]:
-		case compact:
-			d = distinct(v, -int32(v)-1, nil)
-		default:
-			d = inc.Offsets[v+1] - inc.Offsets[v]
+	inRanges(func(lo, hi int, stamp, _ []int32) {
+		for v := lo; v < hi; v++ {
+			d := int32(0)
+			switch {
+			case !rel[v]:
+			case compact:
+				d = distinct(v, stamp, int32(v+1), nil)
+			default:
+				d = inc.Offsets[v+1] - inc.Offsets[v]
+			}
+			st.off[v+1] = d
 		}
-		st.off[v+1] = st.off[v] + d
+	})
+	for v := 0; v < nv; v++ {
+		st.off[v+1] += st.off[v]
 	}
 	total := st.off[nv]
 	st.n = make([]int32, nv)
 	st.lp = make([]int32, total)
 	st.lc = make([]int32, total)
-	pos := make([]int32, k)
-	for v := 0; v < nv; v++ {
-		if !rel[v] {
-			continue
+	inRanges(func(lo, hi int, stamp, pos []int32) {
+		for v := lo; v < hi; v++ {
+			if !rel[v] {
+				continue
+			}
+			base := st.off[v]
+			cnt := int32(0)
+			distinct(v, stamp, -int32(v)-1, func(q int32) {
+				st.lp[base+cnt] = q
+				cnt++
+			})
+			ps := st.lp[base : base+cnt]
+			slices.Sort(ps)
+			for i, q := range ps {
+				pos[q] = int32(i)
+			}
+			for _, e := range inc.Edge[inc.Offsets[v]:inc.Offsets[v+1]] {
+				st.lc[base+pos[part[e]]]++
+			}
+			st.n[v] = cnt
 		}
-		base := st.off[v]
-		cnt := int32(0)
-		distinct(v, int32(v+1), func(q int32) {
-			st.lp[base+cnt] = q
-			cnt++
-		})
-		ps := st.lp[base : base+cnt]
-		slices.Sort(ps)
-		for i, q := range ps {
-			pos[q] = int32(i)
-		}
-		for _, e := range inc.Edge[inc.Offsets[v]:inc.Offsets[v+1]] {
-			st.lc[base+pos[part[e]]]++
-		}
-		st.n[v] = cnt
-	}
+	})
 	st.cursor = make([]int32, nv)
 	st.seenU = make([]uint32, k)
 	st.seenV = make([]uint32, k)

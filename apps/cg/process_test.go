@@ -36,13 +36,21 @@ func init() {
 // the child's nice value or pid, and the output file.
 func runChild(args []string) error {
 	mode, src, info, out := args[0], args[1], args[2], args[3]
+	// The parent waits for info to exist and may kill the child right
+	// after: it must appear whole, so it is written aside and renamed.
+	writeInfo := func(v int) error {
+		if err := os.WriteFile(info+".tmp", []byte(strconv.Itoa(v)), 0o644); err != nil {
+			return err
+		}
+		return os.Rename(info+".tmp", info)
+	}
 	switch mode {
 	case "copy":
 		prio, err := syscall.Getpriority(syscall.PRIO_PROCESS, 0)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(info, []byte(strconv.Itoa(20-prio)), 0o644); err != nil {
+		if err := writeInfo(20 - prio); err != nil {
 			return err
 		}
 		s, err := schedule.ReadFile(src, nil)
@@ -53,7 +61,7 @@ func runChild(args []string) error {
 	case "fail":
 		return errors.New("partitioner exploded")
 	case "hang":
-		if err := os.WriteFile(info, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		if err := writeInfo(os.Getpid()); err != nil {
 			return err
 		}
 		time.Sleep(time.Hour)

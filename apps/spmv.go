@@ -8,6 +8,7 @@
 package apps
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -532,22 +533,12 @@ func KernelOrder(rows []Row) {
 		case a.Input != b.Input:
 			return inputs[a.Input] - inputs[b.Input]
 		case a.Precision != b.Precision:
-			return cmpStr(a.Precision, b.Precision)
+			return cmp.Compare(a.Precision, b.Precision)
 		case rank[a.Kernel] != rank[b.Kernel]:
 			return rank[a.Kernel] - rank[b.Kernel]
 		case a.Schedule != b.Schedule:
-			return cmpStr(a.Schedule, b.Schedule)
+			return cmp.Compare(a.Schedule, b.Schedule)
 		}
 		return a.BlockSize - b.BlockSize
 	})
-}
-
-func cmpStr(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

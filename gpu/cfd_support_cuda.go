@@ -39,12 +39,12 @@ func (d *Device) SharedOptIn() (int, error) {
 // (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) to shared first, which
 // the device allows up to SharedOptIn.
 func (m *Module) LaunchOptIn(name string, grid, block, shared int, args ...uint64) (*Launch, error) {
-	fn, ok := m.fns[name]
-	if !ok {
-		return nil, fmt.Errorf("gpu: module %s has no kernel %s (not among its entries)", m.name, name)
+	fn, err := m.function(name)
+	if err != nil {
+		return nil, err
 	}
 	if shared <= m.d.info.SharedPerBlock {
-		return m.Launch(name, grid, block, shared, args...)
+		return m.prepare(fn, name, grid, block, shared, m.d.info.SharedPerBlock, args)
 	}
 	limit, err := m.d.SharedOptIn()
 	if err != nil {
@@ -64,11 +64,7 @@ func (m *Module) LaunchOptIn(name string, grid, block, shared int, args ...uint6
 	if r := C.cuFuncSetAttribute(h, C.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, C.int(shared)); r != C.CUDA_SUCCESS {
 		return nil, fmt.Errorf("gpu: letting %s use %d bytes of shared memory: %s", name, shared, resultString(r))
 	}
-	l, err := m.d.prepare(fn, name, grid, block, shared, limit, args)
-	if err != nil {
-		return nil, err
-	}
-	return &Launch{d: m.d, l: l}, nil
+	return m.prepare(fn, name, grid, block, shared, limit, args)
 }
 
 // resultString is the driver's description of a CUresult.

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-	"unsafe"
 
 	"gorgonia.org/cu"
 )
@@ -125,9 +124,8 @@ type PendingSchedule struct {
 // Adopt then hands the schedule to the SpMV (call that from the goroutine
 // running the products), Discard frees it instead.
 func (s *SpMV) UploadAsync(a *ScheduleArrays) (*PendingSchedule, error) {
-	if a.NRows != s.m.NRows || a.NCols != s.m.NCols || a.NNZ != s.m.NNZ() {
-		return nil, fmt.Errorf("gpu: schedule %s is for a %d x %d matrix with %d entries, not %d x %d with %d",
-			a.Label, a.NRows, a.NCols, a.NNZ, s.m.NRows, s.m.NCols, s.m.NNZ())
+	if err := s.checkArrays(a); err != nil {
+		return nil, err
 	}
 	unbind, err := s.d.bind()
 	if err != nil {
@@ -143,24 +141,7 @@ func (s *SpMV) UploadAsync(a *ScheduleArrays) (*PendingSchedule, error) {
 		ps.release()
 		return nil, err
 	}
-	ds := ps.ds
-	vals := any(a.Val)
-	if s.p == FP32 {
-		f := make([]float32, len(a.Val))
-		for i, v := range a.Val {
-			f[i] = float32(v)
-		}
-		vals = f
-	}
-	for _, st := range []struct {
-		dst  *buffer
-		src  any
-		what string
-	}{
-		{&ds.meta, a.Meta, "block offsets"}, {&ds.xUnique, a.XUnique, "unique x"}, {&ds.yUniq, a.YUnique, "unique y"},
-		{&ds.yShared, a.YShared, "shared flags"}, {&ds.val, vals, "schedule values"}, {&ds.xLocal, a.XLocal, "local x addresses"},
-		{&ds.col, a.Col, "slot columns"}, {&ds.rowStart, a.RowStart, "row starts"}, {&ds.zeroRows, a.ZeroRows, "rows to clear"},
-	} {
+	for _, st := range ps.ds.parts(s.p) {
 		ptr, bytes := hostBytes(st.src)
 		b, err := s.d.alloc(bytes, st.what)
 		if err != nil {
@@ -243,33 +224,6 @@ func (ps *PendingSchedule) releaseStream() {
 	if ps.stream != (cu.Stream{}) {
 		ps.stream.Destroy()
 	}
-}
-
-// hostBytes returns the address and size of the slices UploadAsync copies.
-func hostBytes(v any) (unsafe.Pointer, int64) {
-	switch s := v.(type) {
-	case []int32:
-		return slicePtr(s)
-	case []uint8:
-		return slicePtr(s)
-	case []uint16:
-		return slicePtr(s)
-	case []uint32:
-		return slicePtr(s)
-	case []float32:
-		return slicePtr(s)
-	case []float64:
-		return slicePtr(s)
-	}
-	panic(fmt.Sprintf("gpu: hostBytes of %T", v))
-}
-
-func slicePtr[T any](s []T) (unsafe.Pointer, int64) {
-	if len(s) == 0 {
-		return nil, 0
-	}
-	var zero T
-	return unsafe.Pointer(&s[0]), int64(len(s)) * int64(unsafe.Sizeof(zero))
 }
 
 // ReadBack copies the start of b into s once the work queued on the

@@ -214,14 +214,28 @@ func (b *buffer) free() {
 
 // upload copies a host slice into new device memory.
 func upload[T any](d *Device, s []T, what string) (buffer, error) {
+	ptr, bytes := slicePtr(s)
+	return d.uploadBytes(ptr, bytes, what)
+}
+
+// slicePtr returns the address and size in bytes of s's elements (nil and
+// 0 when it is empty).
+func slicePtr[T any](s []T) (unsafe.Pointer, int64) {
+	if len(s) == 0 {
+		return nil, 0
+	}
 	var zero T
-	bytes := int64(len(s)) * int64(unsafe.Sizeof(zero))
+	return unsafe.Pointer(&s[0]), int64(len(s)) * int64(unsafe.Sizeof(zero))
+}
+
+// uploadBytes copies bytes bytes at ptr into new device memory.
+func (d *Device) uploadBytes(ptr unsafe.Pointer, bytes int64, what string) (buffer, error) {
 	b, err := d.alloc(bytes, what)
 	if err != nil {
 		return b, err
 	}
 	if bytes > 0 {
-		if err := cu.MemcpyHtoD(b.ptr, unsafe.Pointer(&s[0]), bytes); err != nil {
+		if err := cu.MemcpyHtoD(b.ptr, ptr, bytes); err != nil {
 			b.free()
 			return buffer{}, fmt.Errorf("gpu: copying %s to the device (%d bytes): %w", what, bytes, err)
 		}

@@ -67,11 +67,25 @@ type Launch struct {
 // made by Ptr, Int, Float32 and Float64 (a 4-byte parameter reads the low
 // half of its slot).
 func (m *Module) Launch(name string, grid, block, shared int, args ...uint64) (*Launch, error) {
+	fn, err := m.function(name)
+	if err != nil {
+		return nil, err
+	}
+	return m.prepare(fn, name, grid, block, shared, m.d.info.SharedPerBlock, args)
+}
+
+// function finds one of the module's entries.
+func (m *Module) function(name string) (cu.Function, error) {
 	fn, ok := m.fns[name]
 	if !ok {
-		return nil, fmt.Errorf("gpu: module %s has no kernel %s (not among its entries)", m.name, name)
+		return fn, fmt.Errorf("gpu: module %s has no kernel %s (not among its entries)", m.name, name)
 	}
-	l, err := m.d.prepare(fn, name, grid, block, shared, m.d.info.SharedPerBlock, args)
+	return fn, nil
+}
+
+// prepare is Device.prepare for a kernel of the module.
+func (m *Module) prepare(fn cu.Function, name string, grid, block, shared, maxShared int, args []uint64) (*Launch, error) {
+	l, err := m.d.prepare(fn, name, grid, block, shared, maxShared, args)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import "C"
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"gorgonia.org/cu"
 )
@@ -89,11 +90,16 @@ func uploadValues(d *Device, v []float64, p Precision, what string) (buffer, err
 	if p == FP64 {
 		return upload(d, v, what)
 	}
+	return upload(d, narrow(v), what)
+}
+
+// narrow rounds v to float32.
+func narrow(v []float64) []float32 {
 	f := make([]float32, len(v))
 	for i, x := range v {
 		f[i] = float32(x)
 	}
-	return upload(d, f, what)
+	return f
 }
 
 // SetX copies x (rounded to the precision) to the device.
@@ -161,37 +167,71 @@ func (s *SpMV) Upload(a *ScheduleArrays) (*DeviceSchedule, error) {
 		return nil, err
 	}
 	defer unbind()
-	if a.NRows != s.m.NRows || a.NCols != s.m.NCols || a.NNZ != s.m.NNZ() {
-		return nil, fmt.Errorf("gpu: schedule %s is for a %d x %d matrix with %d entries, not %d x %d with %d",
-			a.Label, a.NRows, a.NCols, a.NNZ, s.m.NRows, s.m.NCols, s.m.NNZ())
+	if err := s.checkArrays(a); err != nil {
+		return nil, err
 	}
-	d := s.d
-	ds := &DeviceSchedule{a: a}
-	steps := []struct {
-		dst *buffer
-		up  func() (buffer, error)
-	}{
-		{&ds.meta, func() (buffer, error) { return upload(d, a.Meta, "block offsets") }},
-		{&ds.xUnique, func() (buffer, error) { return upload(d, a.XUnique, "unique x") }},
-		{&ds.yUniq, func() (buffer, error) { return upload(d, a.YUnique, "unique y") }},
-		{&ds.yShared, func() (buffer, error) { return upload(d, a.YShared, "shared flags") }},
-		{&ds.val, func() (buffer, error) { return uploadValues(d, a.Val, s.p, "schedule values") }},
-		{&ds.xLocal, func() (buffer, error) { return upload(d, a.XLocal, "local x addresses") }},
-		{&ds.col, func() (buffer, error) { return upload(d, a.Col, "slot columns") }},
-		{&ds.rowStart, func() (buffer, error) { return upload(d, a.RowStart, "row starts") }},
-		{&ds.zeroRows, func() (buffer, error) { return upload(d, a.ZeroRows, "rows to clear") }},
-	}
-	for _, st := range steps {
-		b, err := st.up()
+	ds := &DeviceSchedule{a: a, nZero: len(a.ZeroRows)}
+	for _, st := range ds.parts(s.p) {
+		ptr, bytes := hostBytes(st.src)
+		b, err := s.d.uploadBytes(ptr, bytes, st.what)
 		if err != nil {
 			ds.free()
 			return nil, err
 		}
 		*st.dst = b
 	}
-	ds.nZero = len(a.ZeroRows)
 	s.scheds = append(s.scheds, ds)
 	return ds, nil
+}
+
+// checkArrays says whether a schedule was made for the SpMV's matrix.
+func (s *SpMV) checkArrays(a *ScheduleArrays) error {
+	if a.NRows != s.m.NRows || a.NCols != s.m.NCols || a.NNZ != s.m.NNZ() {
+		return fmt.Errorf("gpu: schedule %s is for a %d x %d matrix with %d entries, not %d x %d with %d",
+			a.Label, a.NRows, a.NCols, a.NNZ, s.m.NRows, s.m.NCols, s.m.NNZ())
+	}
+	return nil
+}
+
+// schedulePart is one of a schedule's host arrays and the buffer it goes to.
+type schedulePart struct {
+	dst  *buffer
+	src  any
+	what string
+}
+
+// parts lists the arrays of ds's schedule that Upload and UploadAsync copy,
+// with the values in precision p.
+func (ds *DeviceSchedule) parts(p Precision) []schedulePart {
+	a := ds.a
+	vals := any(a.Val)
+	if p == FP32 {
+		vals = narrow(a.Val)
+	}
+	return []schedulePart{
+		{&ds.meta, a.Meta, "block offsets"}, {&ds.xUnique, a.XUnique, "unique x"}, {&ds.yUniq, a.YUnique, "unique y"},
+		{&ds.yShared, a.YShared, "shared flags"}, {&ds.val, vals, "schedule values"}, {&ds.xLocal, a.XLocal, "local x addresses"},
+		{&ds.col, a.Col, "slot columns"}, {&ds.rowStart, a.RowStart, "row starts"}, {&ds.zeroRows, a.ZeroRows, "rows to clear"},
+	}
+}
+
+// hostBytes returns the address and size of a schedule part's array.
+func hostBytes(v any) (unsafe.Pointer, int64) {
+	switch s := v.(type) {
+	case []int32:
+		return slicePtr(s)
+	case []uint8:
+		return slicePtr(s)
+	case []uint16:
+		return slicePtr(s)
+	case []uint32:
+		return slicePtr(s)
+	case []float32:
+		return slicePtr(s)
+	case []float64:
+		return slicePtr(s)
+	}
+	panic(fmt.Sprintf("gpu: hostBytes of %T", v))
 }
 
 func (ds *DeviceSchedule) free() {
@@ -251,16 +291,7 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		err = add(d.newLaunch(entryName("csr_vector", p), op.Blocks, blockSize, 0,
 			Int(m.NRows), ptrArg(s.rowptr), ptrArg(s.col), ptrArg(s.val), ptrArg(s.x), ptrArg(s.y)))
 	case COOAtomic:
-		y := s.y
-		op.steps = append(op.steps, func() error {
-			if y.bytes == 0 {
-				return nil
-			}
-			if err := cu.MemsetD32Async(y.ptr, 0, y.bytes/4, cu.Stream{}); err != nil {
-				return fmt.Errorf("gpu: clearing y: %w", err)
-			}
-			return nil
-		})
+		op.steps = append(op.steps, clearY(s.y))
 		op.Blocks = ceil(m.NNZ(), blockSize)
 		err = add(d.newLaunch(entryName("coo_atomic", p), op.Blocks, blockSize, 0,
 			Int(m.NNZ()), ptrArg(s.row), ptrArg(s.col), ptrArg(s.val), ptrArg(s.x), ptrArg(s.y)))
@@ -279,13 +310,7 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		// where that moves fewer bytes.
 		switch {
 		case sched.nZero*36 > m.NRows*p.Bytes():
-			y := s.y
-			op.steps = append(op.steps, func() error {
-				if err := cu.MemsetD32Async(y.ptr, 0, y.bytes/4, cu.Stream{}); err != nil {
-					return fmt.Errorf("gpu: clearing y: %w", err)
-				}
-				return nil
-			})
+			op.steps = append(op.steps, clearY(s.y))
 		case sched.nZero > 0:
 			if err := add(d.newLaunch(entryName("zero_rows", p), ceil(sched.nZero, 256), 256, 0,
 				Int(sched.nZero), ptrArg(sched.zeroRows), ptrArg(s.y))); err != nil {
@@ -308,6 +333,19 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 	}
 	s.ops = append(s.ops, op)
 	return op, nil
+}
+
+// clearY is a step that zeroes y on the default stream.
+func clearY(y buffer) func() error {
+	return func() error {
+		if y.bytes == 0 {
+			return nil
+		}
+		if err := cu.MemsetD32Async(y.ptr, 0, y.bytes/4, cu.Stream{}); err != nil {
+			return fmt.Errorf("gpu: clearing y: %w", err)
+		}
+		return nil
+	}
 }
 
 // run enqueues the op.

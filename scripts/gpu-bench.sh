@@ -237,6 +237,14 @@ def name(i):
 def num(v):
     try: return float(v.replace(",", ""))
     except ValueError: return None
+def ncu_last(f):
+    # An ncu --csv log's columns and the last launch of each kernel (None: no launches).
+    lines = [l for l in open(f) if l.startswith('"')]
+    if len(lines) < 3: return None
+    rows = list(csv.reader(lines))
+    hdr, data = rows[0], rows[2:]
+    col = {h: i for i, h in enumerate(hdr)}
+    return col, {r[col["Kernel Name"]]: r for r in data}
 ours = {"spmv_csr_scalar_f64": "csr-scalar", "spmv_csr_vector_f64": "csr-vector", "spmv_coo_atomic_f64": "coo-atomic",
         "spmv_spac_smem_f64": "spac-smem", "spmv_spac_ldg_f64": "spac-ldg", "spmv_zero_rows_f64": "zero-rows",
         "spmv_spac_smem_x4_f64": "spac-smem-x4", "spmv_spac_ldg_x4_f64": "spac-ldg-x4"}
@@ -259,15 +267,9 @@ for inp in inputs:
                 if int(r["predicted_bytes"] or 0) > 0 and int(r["block_size"]) == nb:
                     pred[r["kernel"]] = int(r["predicted_bytes"]) // 32
     for f in sorted(glob.glob(f"{out}/ncu/{n}.*.ncu.csv")):
-        lines = [l for l in open(f) if l.startswith('"')]
-        if len(lines) < 3: continue
-        rows = list(csv.reader(lines))
-        hdr, data = rows[0], rows[2:]
-        col = {h: i for i, h in enumerate(hdr)}
-        last = {}
-        for r in data:
-            k = r[col["Kernel Name"]]
-            last[k] = r
+        got = ncu_last(f)
+        if got is None: continue
+        col, last = got
         for k, r in last.items():
             g = lambda m: num(r[col[m]]) if m in col else None
             t = g("gpu__time_duration.sum")
@@ -284,12 +286,9 @@ stall_rows = []
 for inp in inputs:
     n = name(inp)
     for f in sorted(glob.glob(f"{out}/ncu/{n}.*.ncu.csv")):
-        lines = [l for l in open(f) if l.startswith('"')]
-        if len(lines) < 3: continue
-        rows = list(csv.reader(lines))
-        hdr, data = rows[0], rows[2:]
-        col = {h: i for i, h in enumerate(hdr)}
-        last = {r[col["Kernel Name"]]: r for r in data}
+        got = ncu_last(f)
+        if got is None: continue
+        col, last = got
         pre, suf = "smsp__average_warps_issue_stalled_", "_per_issue_active.ratio"
         for k, r in last.items():
             stalls = {h[len(pre):-len(suf)]: num(r[i]) or 0 for h, i in col.items() if h.startswith(pre) and h.endswith(suf)}

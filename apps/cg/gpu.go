@@ -93,10 +93,7 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 	pv, qv := e.sp.VectorArgs()
 	S := gpu.Ptr(e.scalars)
 	slot := func(i int) uint64 { return S + uint64(8*i) }
-	suffix := "_f64"
-	if p == gpu.FP32 {
-		suffix = "_f32"
-	}
+	suffix := kernelSuffix(p)
 	launch := func(name string, grid int, args ...uint64) *gpu.Launch {
 		if err != nil {
 			return nil
@@ -117,6 +114,14 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 		return nil, err
 	}
 	return e, nil
+}
+
+// kernelSuffix ends the names of the vector kernels of precision p.
+func kernelSuffix(p gpu.Precision) string {
+	if p == gpu.FP32 {
+		return "_f32"
+	}
+	return "_f64"
 }
 
 // gpuOp is a prepared product.
@@ -164,7 +169,7 @@ func (e *GPUEngine) Init(b []float64) (float64, error) {
 		return 0, err
 	}
 	pv, _ := e.sp.VectorArgs()
-	suffix := map[gpu.Precision]string{gpu.FP32: "_f32", gpu.FP64: "_f64"}[e.prec]
+	suffix := kernelSuffix(e.prec)
 	N, P := gpu.Int(e.m.NRows), gpu.Ptr(e.partials)
 	for _, l := range []struct {
 		name string
@@ -262,18 +267,15 @@ func (e *GPUEngine) Wait() error {
 }
 
 func (e *GPUEngine) Solution() ([]float64, error) {
-	out := make([]float64, e.m.NCols)
 	if e.prec == gpu.FP64 {
+		out := make([]float64, e.m.NCols)
 		return out, gpu.Download(e.x, out, "x")
 	}
 	f := make([]float32, e.m.NCols)
 	if err := gpu.Download(e.x, f, "x"); err != nil {
 		return nil, err
 	}
-	for i, v := range f {
-		out[i] = float64(v)
-	}
-	return out, nil
+	return widen(f), nil
 }
 
 // Product returns q, the last product (tests compare kernels with it).

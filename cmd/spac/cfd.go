@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/spac-gpu/spac/apps/cfd"
 	"github.com/spac-gpu/spac/gpu"
@@ -92,15 +91,7 @@ the paper's Fig. 14.`,
 		Args: oneInput,
 		RunE: func(c *cobra.Command, args []string) error { return runCFD(c, args[0], &f) },
 	}
-	// The partitioner's flags, less --parts and --block-size (a block runs
-	// one part; --block-size here takes a list).
-	tmp := &cobra.Command{}
-	f.pf.register(tmp)
-	tmp.Flags().VisitAll(func(fl *pflag.Flag) {
-		if fl.Name != "parts" && fl.Name != "block-size" {
-			c.Flags().AddFlag(fl)
-		}
-	})
+	f.pf.registerPerBlock(c)
 	fl := c.Flags()
 	fl.BoolVar(&f.useGPU, "gpu", false, "run the schedules on the GPU (needs a binary built with 'make gpu')")
 	fl.BoolVar(&f.noReference, "no-reference", false, "with --gpu: skip the CPU reference and the comparison with it")

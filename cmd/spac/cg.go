@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,7 +19,6 @@ import (
 	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
-	"github.com/spac-gpu/spac/spac"
 )
 
 // cgFlags are the flags of the cg command.
@@ -108,13 +106,7 @@ queued without waiting for each other.`,
 		RunE: func(c *cobra.Command, args []string) error { return runCG(c, args[0], &f) },
 	}
 	f.in.register(c)
-	tmp := &cobra.Command{}
-	f.pf.register(tmp)
-	tmp.Flags().VisitAll(func(fl *pflag.Flag) {
-		if fl.Name != "parts" && fl.Name != "block-size" {
-			c.Flags().AddFlag(fl)
-		}
-	})
+	f.pf.registerPerBlock(c)
 	fl := c.Flags()
 	fl.BoolVar(&f.useGPU, "gpu", false, "solve on the GPU (needs a binary built with 'make gpu' and an NVIDIA GPU)")
 	fl.IntVar(&f.device, "device", 0, "GPU ordinal")
@@ -280,10 +272,7 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	} else {
 		b = cg.Ones(m)
 	}
-	label := coo.Name
-	if !strings.HasPrefix(path, "gen:") {
-		label = strings.TrimSuffix(filepath.Base(path), ".gz")
-	}
+	label := inputLabel(path, coo)
 	rep := &cgReport{Input: label, Rows: m.NRows, NNZ: m.NNZ(), Precision: st.prec.String(), Engine: "cpu", Partition: "none"}
 	rep.Mode = f.sched
 	if f.adapt {
@@ -512,52 +501,25 @@ func cgScheduleSource(f *cgFlags, st *cgSetup, m, used *matrices.COO, progress i
 	sopts := st.sopts
 	pf := f.pf
 	pf.blockSize, pf.parts = f.blockSize, 0
-	sopts.Params = scheduleParams("spac", &f.in, &pf, &input{graph: &matrices.Graph{Model: matrices.ModelSpMV}})
-	cache := cgCache{used: used, sopts: sopts}
-	if !f.noCache {
-		if dir, err := schedule.DefaultCacheDir(); err != nil {
-			fmt.Fprintf(progress, "spac: warning: %v; running without the schedule cache\n", err)
-		} else {
-			cache.c = &schedule.Cache{Dir: dir, Warn: progress}
-		}
-	}
+	sopts.Params = scheduleParams("spac", &f.in, &pf, matrices.ModelSpMV)
+	cache := cgCache{c: openScheduleCache(f.noCache, progress), used: used, sopts: sopts}
 	src := func(ctx context.Context) (*schedule.Schedule, string, error) {
 		if s, ok := cache.load(); ok {
 			return s, "cached", nil
 		}
-		g, err := matrices.LocalityGraph(used, matrices.ModelSpMV)
+		data, err := localityInput(m, used, matrices.ModelSpMV)
 		if err != nil {
 			return nil, "", err
 		}
-		inc, err := matrices.BuildIncidence(g)
-		if err != nil {
-			return nil, "", err
-		}
-		meth, err := spac.Lookup("spac")
-		if err != nil {
-			return nil, "", err
-		}
-		popts, err := pf.options(g.NumEdges())
-		if err != nil {
-			return nil, "", err
-		}
-		p, met, err := run(ctx, meth, &input{matrix: m, used: used, graph: g, inc: inc}, popts, progress)
+		s, met, err := buildSchedule(ctx, "spac", data, &pf, sopts, progress)
 		if err != nil {
 			return nil, "", err
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, "", err
 		}
-		s, err := schedule.Build(used, p, sopts)
-		if err != nil {
-			return nil, "", err
-		}
 		fmt.Fprintf(progress, "  schedule spac, B=%d: %d blocks, %d vertex copies, partitioned in %.2f s\n", f.blockSize, s.NumBlocks(), met.Copies, met.Time.Seconds())
-		if cache.c != nil {
-			if err := cache.c.Store(s); err != nil {
-				fmt.Fprintf(progress, "spac: warning: the schedule was not cached: %v\n", err)
-			}
-		}
+		storeSchedule(cache.c, s, progress)
 		return s, "computed", nil
 	}
 	return src, cache

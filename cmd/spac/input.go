@@ -64,12 +64,8 @@ func (f *inputFlags) readOptions() (matrices.ReadOptions, error) {
 
 // load reads path and builds its locality graph.
 func (f *inputFlags) load(path string) (*input, error) {
-	opt, err := f.readOptions()
-	if err != nil {
-		return nil, err
-	}
 	start := time.Now()
-	m, err := matrices.Open(path, opt)
+	m, used, err := f.read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -77,10 +73,34 @@ func (f *inputFlags) load(path string) (*input, error) {
 	if err != nil {
 		return nil, err
 	}
-	used := m
+	in, err := localityInput(m, used, model)
+	if err != nil {
+		return nil, err
+	}
+	in.readTime = time.Since(start)
+	return in, nil
+}
+
+// read reads path: the matrix as read, and the entries used (expanded
+// unless --as-stored).
+func (f *inputFlags) read(path string) (m, used *matrices.COO, err error) {
+	opt, err := f.readOptions()
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err = matrices.Open(path, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	used = m
 	if !f.asStored {
 		used = m.Expanded()
 	}
+	return m, used, nil
+}
+
+// localityInput builds the locality graph of used (m as read) under model.
+func localityInput(m, used *matrices.COO, model matrices.Model) (*input, error) {
 	g, err := matrices.LocalityGraph(used, model)
 	if err != nil {
 		return nil, err
@@ -89,7 +109,7 @@ func (f *inputFlags) load(path string) (*input, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &input{matrix: m, used: used, graph: g, inc: inc, readTime: time.Since(start)}, nil
+	return &input{matrix: m, used: used, graph: g, inc: inc}, nil
 }
 
 // resolveModel applies the default model: graph for what was read from a

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
 )
 
@@ -49,7 +48,7 @@ A damaged, truncated or foreign file is refused with exit status 1.`,
 						in.asStored, _ = strconv.ParseBool(v)
 					}
 				}
-				coo, err := readScheduleMatrix(&in, matrixPath)
+				_, coo, err := in.read(matrixPath)
 				if err != nil {
 					return err
 				}
@@ -69,23 +68,6 @@ A damaged, truncated or foreign file is refused with exit status 1.`,
 	in.register(c)
 	c.Flags().StringVar(&matrixPath, "matrix", "", "check the schedule against this matrix")
 	return c
-}
-
-// readScheduleMatrix reads a matrix as inputFlags.load does, without
-// building its graph: the entries a schedule's fingerprint covers.
-func readScheduleMatrix(f *inputFlags, path string) (*matrices.COO, error) {
-	opt, err := f.readOptions()
-	if err != nil {
-		return nil, err
-	}
-	m, err := matrices.Open(path, opt)
-	if err != nil {
-		return nil, err
-	}
-	if !f.asStored {
-		m = m.Expanded()
-	}
-	return m, nil
 }
 
 // printDemandHistogram shows how the blocks' shared-memory demand (for the

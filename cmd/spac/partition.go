@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/spac-gpu/spac/internal/atomicfile"
 	"github.com/spac-gpu/spac/spac"
@@ -36,6 +37,18 @@ func (f *partFlags) register(c *cobra.Command) {
 	fl.IntVar(&f.coarsen, "coarsen", spac.DefaultCoarsen, "SPAC: levels of heavy-edge matching done in Go before METIS; each roughly halves METIS's graph (faster, slightly more copies)")
 	fl.IntVar(&f.polish, "polish", spac.DefaultPolish, "SPAC: passes that move single edges to parts holding both endpoints, after the cap pass (0: none); each move saves a copy")
 	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%) before the cap pass makes every part fit")
+}
+
+// registerPerBlock registers the flags less --parts and --block-size, for
+// commands where a block runs one part and --block-size is their own.
+func (f *partFlags) registerPerBlock(c *cobra.Command) {
+	tmp := &cobra.Command{}
+	f.register(tmp)
+	tmp.Flags().VisitAll(func(fl *pflag.Flag) {
+		if fl.Name != "parts" && fl.Name != "block-size" {
+			c.Flags().AddFlag(fl)
+		}
+	})
 }
 
 // validate checks the flags that need no input, so that a usage error

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spac-gpu/spac/internal/atomicfile"
+	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
 	"github.com/spac-gpu/spac/spac"
 )
@@ -159,7 +161,7 @@ first (alone, without IN, it only empties it).`,
 			if err != nil {
 				return err
 			}
-			sopts.Params = scheduleParams(method, &in, &pf, data)
+			sopts.Params = scheduleParams(method, &in, &pf, data.graph.Model)
 			progress := progressTo(in.quiet)
 			fmt.Fprintf(progress, "%s\n", describe(data))
 
@@ -191,11 +193,7 @@ first (alone, without IN, it only empties it).`,
 					return err
 				}
 				buildTime = time.Since(start)
-				if cache != nil {
-					if err := cache.Store(s); err != nil {
-						fmt.Fprintf(c.ErrOrStderr(), "spac: warning: the schedule was not cached: %v\n", err)
-					}
-				}
+				storeSchedule(cache, s, c.ErrOrStderr())
 			}
 
 			w := c.OutOrStdout()
@@ -241,6 +239,49 @@ first (alone, without IN, it only empties it).`,
 	return c
 }
 
+// openScheduleCache is the schedule cache, or nil under --no-cache or,
+// with a warning, when there is no cache directory.
+func openScheduleCache(noCache bool, warn io.Writer) *schedule.Cache {
+	if noCache {
+		return nil
+	}
+	dir, err := schedule.DefaultCacheDir()
+	if err != nil {
+		fmt.Fprintf(warn, "spac: warning: %v; running without the schedule cache\n", err)
+		return nil
+	}
+	return &schedule.Cache{Dir: dir, Warn: warn}
+}
+
+// storeSchedule keeps s in the cache, if there is one; a failure only warns.
+func storeSchedule(cache *schedule.Cache, s *schedule.Schedule, warn io.Writer) {
+	if cache == nil {
+		return
+	}
+	if err := cache.Store(s); err != nil {
+		fmt.Fprintf(warn, "spac: warning: the schedule was not cached: %v\n", err)
+	}
+}
+
+// buildSchedule partitions data with the named method (the partition flags
+// pf with their block size set) and plans the schedule of the partition.
+func buildSchedule(ctx context.Context, method string, data *input, pf *partFlags, sopts schedule.Options, progress io.Writer) (*schedule.Schedule, spac.Metrics, error) {
+	meth, err := spac.Lookup(method)
+	if err != nil {
+		return nil, spac.Metrics{}, err
+	}
+	popts, err := pf.options(data.graph.NumEdges())
+	if err != nil {
+		return nil, spac.Metrics{}, err
+	}
+	p, met, err := run(ctx, meth, data, popts, progress)
+	if err != nil {
+		return nil, met, err
+	}
+	s, err := schedule.Build(data.used, p, sopts)
+	return s, met, err
+}
+
 func fileSize(fi os.FileInfo) int64 {
 	if fi == nil {
 		return 0
@@ -252,11 +293,11 @@ func fileSize(fi os.FileInfo) int64 {
 // partition, in a fixed order: they go into the file and the cache key.
 // SPAC's own settings count only for SPAC, so that a baseline's cache entry
 // does not depend on flags it ignores.
-func scheduleParams(method string, in *inputFlags, pf *partFlags, data *input) []schedule.Param {
+func scheduleParams(method string, in *inputFlags, pf *partFlags, model matrices.Model) []schedule.Param {
 	ps := []schedule.Param{
 		{Key: "method", Value: method},
 		{Key: "seed", Value: strconv.FormatInt(pf.seed, 10)},
-		{Key: "model", Value: data.graph.Model.String()},
+		{Key: "model", Value: model.String()},
 		{Key: "as-stored", Value: strconv.FormatBool(in.asStored)},
 	}
 	if method == "spac" {

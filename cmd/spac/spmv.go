@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/spac-gpu/spac/apps"
 	"github.com/spac-gpu/spac/gpu"
@@ -87,15 +86,7 @@ DIR/speedup.svg and DIR/results.csv; --merge adds rows of earlier
 		RunE: func(c *cobra.Command, args []string) error { return runSpMVCmd(c, args, &f) },
 	}
 	f.in.register(c)
-	// The partitioner's flags, less --parts and --block-size: a block runs
-	// one part, and --block-size here takes a list.
-	tmp := &cobra.Command{}
-	f.pf.register(tmp)
-	tmp.Flags().VisitAll(func(fl *pflag.Flag) {
-		if fl.Name != "parts" && fl.Name != "block-size" {
-			c.Flags().AddFlag(fl)
-		}
-	})
+	f.pf.registerPerBlock(c)
 	fl := c.Flags()
 	fl.StringVar(&f.kernels, "methods", "all", "kernels to run, comma-separated: all or "+kernelNames())
 	fl.StringVar(&f.schedules, "schedules", "spac", "partitioning methods whose schedules the SPAC kernels run, comma-separated ("+strings.Join(spac.MethodNames(), ",")+")")
@@ -284,21 +275,13 @@ func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, prog
 	fmt.Fprintf(progress, "%s: %d x %d, %d entries to multiply (read in %.1f s)\n", m.Name, m.NRows, m.NCols, used.NNZ(), time.Since(start).Seconds())
 
 	var data *input // the locality graph, built the first time a partition is needed
-	var cache *schedule.Cache
-	if !f.noCache {
-		if dir, err := schedule.DefaultCacheDir(); err != nil {
-			fmt.Fprintf(progress, "spac: warning: %v; running without the schedule cache\n", err)
-		} else {
-			cache = &schedule.Cache{Dir: dir, Warn: progress}
-		}
-	}
+	cache := openScheduleCache(f.noCache, progress)
 	schedFn := func(ctx context.Context, method string, b int) (*schedule.Schedule, error) {
 		sopts := st.sopts
 		sopts.BlockSize = b
-		params := &input{graph: &matrices.Graph{Model: matrices.ModelSpMV}}
 		pf := f.pf
 		pf.blockSize, pf.parts = b, 0
-		sopts.Params = scheduleParams(method, &f.in, &pf, params)
+		sopts.Params = scheduleParams(method, &f.in, &pf, matrices.ModelSpMV)
 		if cache != nil {
 			if s, ok := cache.Load(used, sopts); ok {
 				fmt.Fprintf(progress, "  schedule %s, B=%d from the cache\n", method, b)
@@ -306,46 +289,21 @@ func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, prog
 			}
 		}
 		if data == nil {
-			g, err := matrices.LocalityGraph(used, matrices.ModelSpMV)
-			if err != nil {
+			var err error
+			if data, err = localityInput(m, used, matrices.ModelSpMV); err != nil {
 				return nil, err
 			}
-			inc, err := matrices.BuildIncidence(g)
-			if err != nil {
-				return nil, err
-			}
-			data = &input{matrix: m, used: used, graph: g, inc: inc}
 		}
-		meth, err := spac.Lookup(method)
-		if err != nil {
-			return nil, err
-		}
-		popts, err := pf.options(data.graph.NumEdges())
-		if err != nil {
-			return nil, err
-		}
-		p, met, err := run(ctx, meth, data, popts, progress)
-		if err != nil {
-			return nil, err
-		}
-		s, err := schedule.Build(used, p, sopts)
+		s, met, err := buildSchedule(ctx, method, data, &pf, sopts, progress)
 		if err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(progress, "  schedule %s, B=%d: %d blocks, %d vertex copies, partitioned in %.1f s\n", method, b, s.NumBlocks(), met.Copies, met.Time.Seconds())
-		if cache != nil {
-			if err := cache.Store(s); err != nil {
-				fmt.Fprintf(progress, "spac: warning: the schedule was not cached: %v\n", err)
-			}
-		}
+		storeSchedule(cache, s, progress)
 		return s, nil
 	}
-	label := m.Name
-	if !strings.HasPrefix(path, "gen:") {
-		label = strings.TrimSuffix(filepath.Base(path), ".gz")
-	}
 	cfg := apps.SpMVConfig{
-		Input: label, Matrix: used, Precisions: st.precisions, BlockSizes: st.blockSizes,
+		Input: inputLabel(path, m), Matrix: used, Precisions: st.precisions, BlockSizes: st.blockSizes,
 		Kernels: st.kernels, Methods: st.names, Schedule: schedFn, GPU: f.useGPU, Device: f.device,
 		Warmup: f.warmup, Iters: f.iters, CPUIters: f.cpuIters, Seed: f.pf.seed, Progress: progress,
 	}
@@ -377,10 +335,16 @@ func loadSpMVMatrix(path string, f *spmvFlags) (*matrices.COO, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.in.quiet {
-		opt.Progress = nil
-	}
 	return matrices.Open(path, opt)
+}
+
+// inputLabel names an input of loadSpMVMatrix in tables: a generated
+// matrix by its name, a file by its base name without .gz.
+func inputLabel(path string, m *matrices.COO) string {
+	if strings.HasPrefix(path, "gen:") {
+		return m.Name
+	}
+	return strings.TrimSuffix(filepath.Base(path), ".gz")
 }
 
 // dedupeRows keeps the first row of each input, precision, kernel,

@@ -206,6 +206,7 @@ func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions) (*COO, error)
 			}
 			id[k] = x
 		}
+		st := &ids // the stats the line's ids go to; nil to leave them out
 		if firstLine == 0 {
 			firstLine, firstCols, first = lr.line, nf, id
 			pending = nf == 2 && opt.Header != HeaderNo
@@ -215,43 +216,31 @@ func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions) (*COO, error)
 				}
 				cols, colsLine = nf, lr.line
 			}
+			st = &firstIDs
 			if pending && (id[0] > math.MaxInt32 || id[1] > math.MaxInt32) {
 				id = [2]int64{} // a placeholder: it cannot be an edge
-			} else {
-				for k := range 2 {
-					if id[k] > math.MaxInt32 {
-						return nil, lr.errorf("expected a vertex id up to %d, got %s", math.MaxInt32, quote(f[k]))
-					}
-					firstIDs.add(id[k], lr.line)
+				st = nil
+			}
+		} else {
+			if cols == 0 {
+				cols, colsLine = nf, lr.line
+				if nf == 3 && w == nil {
+					// The pending first line has no weight: it is a header
+					// (or, with HeaderNo, would have set cols already).
+					w = make([]float64, 1, cap(u))
 				}
 			}
-			u = append(u, int32(id[0]))
-			v = append(v, int32(id[1]))
-			if nf == 3 {
-				x, err := edgeWeight(lr, f[2])
-				if err != nil {
-					return nil, err
+			if nf != cols {
+				return nil, lr.errorf("expected %d columns like line %d, got %d", cols, colsLine, nf)
+			}
+		}
+		if st != nil {
+			for k := range 2 {
+				if id[k] > math.MaxInt32 {
+					return nil, lr.errorf("expected a vertex id up to %d, got %s", math.MaxInt32, quote(f[k]))
 				}
-				w = append(w, x)
+				st.add(id[k], lr.line)
 			}
-			continue
-		}
-		if cols == 0 {
-			cols, colsLine = nf, lr.line
-			if nf == 3 && w == nil {
-				// The pending first line has no weight: it is a header
-				// (or, with HeaderNo, would have set cols already).
-				w = make([]float64, 1, cap(u))
-			}
-		}
-		if nf != cols {
-			return nil, lr.errorf("expected %d columns like line %d, got %d", cols, colsLine, nf)
-		}
-		for k := range 2 {
-			if id[k] > math.MaxInt32 {
-				return nil, lr.errorf("expected a vertex id up to %d, got %s", math.MaxInt32, quote(f[k]))
-			}
-			ids.add(id[k], lr.line)
 		}
 		u = append(u, int32(id[0]))
 		v = append(v, int32(id[1]))

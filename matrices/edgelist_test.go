@@ -60,15 +60,7 @@ func TestReadEdgeList(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := ReadEdgeList(strings.NewReader(tt.in), "test", tt.opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := m.Validate(); err != nil {
-				t.Fatal(err)
-			}
-			if err := ioEqual(m, tt.want); err != nil {
-				t.Fatal(err)
-			}
+			checkRead(t, m, err, tt.want)
 		})
 	}
 }

@@ -141,7 +141,7 @@ func (lr *lineReader) failure() error {
 
 // errorf makes an error about the line last returned.
 func (lr *lineReader) errorf(format string, args ...any) error {
-	return fmt.Errorf("reading %s line %d: %s", lr.name, lr.line, fmt.Sprintf(format, args...))
+	return lr.errorAt(lr.line, format, args...)
 }
 
 // errorAt makes an error about an earlier line.
@@ -155,7 +155,7 @@ func (lr *lineReader) eofError(format string, args ...any) error {
 	if err := lr.failure(); err != nil {
 		return err
 	}
-	return fmt.Errorf("reading %s line %d: %s", lr.name, lr.line+1, fmt.Sprintf(format, args...))
+	return lr.errorAt(lr.line+1, format, args...)
 }
 
 // isSpace reports the bytes that separate tokens. '\r' is among them so that

@@ -35,15 +35,7 @@ func TestReadMETISGraph(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := ReadMETISGraph(strings.NewReader(tt.in), "test")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := m.Validate(); err != nil {
-				t.Fatal(err)
-			}
-			if err := ioEqual(m, tt.want); err != nil {
-				t.Fatal(err)
-			}
+			checkRead(t, m, err, tt.want)
 		})
 	}
 }

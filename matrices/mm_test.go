@@ -51,6 +51,21 @@ func ioEqual(a, b *COO) error {
 	return nil
 }
 
+// checkRead checks what a reader returned against want: no error, a valid
+// matrix, and the expected one bit for bit.
+func checkRead(t *testing.T, m *COO, err error, want *COO) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ioEqual(m, want); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestReadMatrixMarket(t *testing.T) {
 	tests := []struct {
 		name string
@@ -102,15 +117,7 @@ func TestReadMatrixMarket(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := ReadMatrixMarket(strings.NewReader(tt.in), "test")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := m.Validate(); err != nil {
-				t.Fatal(err)
-			}
-			if err := ioEqual(m, tt.want); err != nil {
-				t.Fatal(err)
-			}
+			checkRead(t, m, err, tt.want)
 			if m.Name != "test" {
 				t.Errorf("Name = %q", m.Name)
 			}

@@ -83,10 +83,7 @@ func Open(path string, opt ReadOptions) (*COO, error) {
 		}
 		defer f.Close()
 	}
-	size := int64(-1)
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		size = fi.Size()
-	}
+	size := sizeHint(f)
 	var r io.Reader = f
 	if opt.Progress != nil && (size < 0 || size > progressMin) {
 		bar := progressbar.NewOptions64(size,

@@ -46,12 +46,9 @@ func EnforceCap(g *matrices.Graph, inc *matrices.Incidence, p *Partition, capaci
 	}
 	k := p.K
 	part := p.Part
-	load := make([]int32, k)
-	for e, q := range part {
-		if q < 0 || int(q) >= k {
-			return 0, fmt.Errorf("cap: edge %d assigned to part %d, outside [0,%d)", e, q, k)
-		}
-		load[q]++
+	load, err := partLoads(part, k, "cap")
+	if err != nil {
+		return 0, err
 	}
 	cp := int32(capacity)
 	excess := 0
@@ -73,6 +70,7 @@ func EnforceCap(g *matrices.Graph, inc *matrices.Incidence, p *Partition, capaci
 		}
 	}
 	st := newCapState(g, inc, part, load, cp, rel, false)
+	st.cursor = make([]int32, g.NumVertices)
 	st.targets = newPartHeap(load, cp, func(q int) bool { return load[q] < cp })
 	// Queue every edge of an overfull part under a lower bound of its cost,
 	// in decreasing index so that the stacks pop them in increasing index.
@@ -136,6 +134,19 @@ func EnforceCap(g *matrices.Graph, inc *matrices.Incidence, p *Partition, capaci
 	return moved, nil
 }
 
+// partLoads returns the number of edges in each of the k parts, or an
+// error, prefixed with what, naming an edge whose part is outside [0,k).
+func partLoads(part []int32, k int, what string) ([]int32, error) {
+	load := make([]int32, k)
+	for e, q := range part {
+		if q < 0 || int(q) >= k {
+			return nil, fmt.Errorf("%s: edge %d assigned to part %d, outside [0,%d)", what, e, q, k)
+		}
+		load[q]++
+	}
+	return load, nil
+}
+
 // Tuning of the cap pass.
 const (
 	// capScanLimit: an endpoint living in more parts than this is not asked
@@ -165,7 +176,7 @@ type capState struct {
 	targets partHeap
 	buckets [5][]int32 // cost d in [-2, 2] lives in buckets[d+2]
 
-	cursor       []int32  // per vertex: its first incident edges are settled
+	cursor       []int32  // per vertex: its first incident edges are settled (EnforceCap's move only)
 	gen          uint32   // stamp of the current evaluation
 	seenU, seenV []uint32 // seenU[q] == gen: q holds an edge of u
 }
@@ -256,7 +267,6 @@ func newCapState(g *matrices.Graph, inc *matrices.Incidence, part, load []int32,
 			st.n[v] = cnt
 		}
 	})
-	st.cursor = make([]int32, nv)
 	st.seenU = make([]uint32, k)
 	st.seenV = make([]uint32, k)
 	return st
@@ -453,11 +463,9 @@ func (st *capState) pop() (cost, e int32, ok bool) {
 	return 0, 0, false
 }
 
-// move puts edge e from part a into part b and re-queues the edges the move
-// made cheaper, when they are no dearer than key (the cost being served):
-// the last edge an endpoint has left in a, and, when an endpoint is new in
-// b, its edges that could follow it there (as many as b has room for).
-func (st *capState) move(e, a, b, key int32) {
+// relocate puts edge e from part a into part b: its part, the loads, the
+// heap of targets and its endpoints' pair lists.
+func (st *capState) relocate(e, a, b int32) {
 	u, v := st.g.U[e], st.g.V[e]
 	st.part[e] = b
 	st.load[a]--
@@ -470,6 +478,15 @@ func (st *capState) move(e, a, b, key int32) {
 			break
 		}
 	}
+}
+
+// move puts edge e from part a into part b and re-queues the edges the move
+// made cheaper, when they are no dearer than key (the cost being served):
+// the last edge an endpoint has left in a, and, when an endpoint is new in
+// b, its edges that could follow it there (as many as b has room for).
+func (st *capState) move(e, a, b, key int32) {
+	st.relocate(e, a, b)
+	u, v := st.g.U[e], st.g.V[e]
 	for _, w := range [2]int32{u, v} {
 		lo, hi := st.inc.Offsets[w], st.inc.Offsets[w+1]
 		if hi-lo > capPropagateLimit {

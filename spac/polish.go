@@ -32,12 +32,9 @@ func Polish(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *
 	if p.K < 1 {
 		return 0, fmt.Errorf("polish: %d parts", p.K)
 	}
-	load := make([]int32, p.K)
-	for e, q := range p.Part {
-		if q < 0 || int(q) >= p.K {
-			return 0, fmt.Errorf("polish: edge %d assigned to part %d, outside [0,%d)", e, q, p.K)
-		}
-		load[q]++
+	load, err := partLoads(p.Part, p.K, "polish")
+	if err != nil {
+		return 0, err
 	}
 	cp := int32(capacity)
 	for q, l := range load {
@@ -102,18 +99,11 @@ func Polish(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *
 			if b < 0 || c >= 0 || grows(st, u, a, b) || grows(st, v, a, b) {
 				continue
 			}
-			st.part[e] = b
-			st.load[a]--
-			st.load[b]++
+			st.relocate(e, a, b)
 			for _, w := range [2]int32{u, v} {
-				st.remove(w, a)
-				st.add(w, b)
 				if !touched[w] {
 					touched[w] = true
 					moved = append(moved, w)
-				}
-				if u == v {
-					break
 				}
 			}
 			saved -= int(c)

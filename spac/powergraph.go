@@ -127,16 +127,7 @@ func (Greedy) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.In
 		}
 		rem[v]--
 		if u != v {
-			found := false
-			for _, r := range au {
-				if r == q {
-					found = true
-					break
-				}
-			}
-			if !found {
-				sets.add(u, q)
-			}
+			sets.addNew(u, q)
 			rem[u]--
 		}
 	}

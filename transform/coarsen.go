@@ -83,76 +83,52 @@ func Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, within []int32) 
 	// are moved together.
 	cw := &WeightedGraph{Xadj: make([]int32, nc+1)}
 	rowEnd := cw.Xadj[1:]
-	workers := min(chunks, runtime.GOMAXPROCS(0))
-	var nextChunk atomic.Int32
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// pos[cu] is where coarse neighbour cu sits in the row being
-			// built. A worker takes chunks in increasing order and so
-			// writes at increasing positions: an entry left from an
-			// earlier row lies before the current row's start.
-			pos := make([]int32, nc)
-			for i := range pos {
-				pos[i] = -1
-			}
-			for {
-				c := int(nextChunk.Add(1) - 1)
-				if c >= chunks {
-					return
-				}
-				at := w.Xadj[bound(c)]
-				for v := bound(c); v < bound(c+1); v++ {
-					u := match[v]
-					if u < v {
-						continue // the pair was emitted with its first member
-					}
-					cv := cmap[v]
-					start := at
-					for _, x := range [2]int32{v, u} {
-						for i := w.Xadj[x]; i < w.Xadj[x+1]; i++ {
-							cu := cmap[w.Adjncy[i]]
-							if cu == cv {
-								continue
-							}
-							if p := pos[cu]; p >= start {
-								adjw[p] += w.Adjwgt[i]
-								continue
-							}
-							pos[cu] = at
-							adj[at], adjw[at] = cu, w.Adjwgt[i]
-							at++
-						}
-						if u == v {
-							break
-						}
-					}
-					rowEnd[cv] = at
-				}
-			}
-		}()
-	}
-	wg.Wait()
-
-	// Close the gaps between the chunks' rows, moving each chunk down in
-	// turn (it never moves up): fresh memory is expensive to touch, and the
-	// coarse graph fits in the fine one's room.
-	for c := 0; c < chunks; c++ {
-		from := w.Xadj[bound(c)]
-		at := from
-		for cv := count[c]; cv < count[c+1]; cv++ {
-			end := rowEnd[cv]
-			cw.Xadj[cv+1] = cw.Xadj[cv] + end - at
-			at = end
+	// pos[cu] is where coarse neighbour cu sits in the row being built,
+	// one array per worker. A worker takes chunks in increasing order and
+	// so writes at increasing positions: an entry left from an earlier row
+	// lies before the current row's start.
+	newPos := func() []int32 {
+		pos := make([]int32, nc)
+		for i := range pos {
+			pos[i] = -1
 		}
-		to, end := cw.Xadj[count[c]], cw.Xadj[count[c+1]]
-		copy(adj[to:end], adj[from:from+end-to])
-		copy(adjw[to:end], adjw[from:from+end-to])
+		return pos
 	}
-	entries := cw.Xadj[nc]
-	cw.Adjncy, cw.Adjwgt = adj[:entries:entries], adjw[:entries:entries]
+	parallelWith(chunks, newPos, func(pos []int32, c int) {
+		at := w.Xadj[bound(c)]
+		for v := bound(c); v < bound(c+1); v++ {
+			u := match[v]
+			if u < v {
+				continue // the pair was emitted with its first member
+			}
+			cv := cmap[v]
+			start := at
+			for _, x := range [2]int32{v, u} {
+				for i := w.Xadj[x]; i < w.Xadj[x+1]; i++ {
+					cu := cmap[w.Adjncy[i]]
+					if cu == cv {
+						continue
+					}
+					if p := pos[cu]; p >= start {
+						adjw[p] += w.Adjwgt[i]
+						continue
+					}
+					pos[cu] = at
+					adj[at], adjw[at] = cu, w.Adjwgt[i]
+					at++
+				}
+				if u == v {
+					break
+				}
+			}
+			rowEnd[cv] = at
+		}
+	})
+
+	// Close the gaps between the chunks' rows: fresh memory is expensive
+	// to touch, and the coarse graph fits in the fine one's room.
+	cw.Adjncy, cw.Adjwgt = closeGaps(cw.Xadj, adj, adjw, chunks,
+		func(c int) int32 { return count[c] }, func(c int) int32 { return w.Xadj[bound(c)] })
 	return &Level{Graph: cw, Weight: cweight, Map: cmap}, nil
 }
 
@@ -195,13 +171,46 @@ func vertexWeight(weight []int32, v int32) int32 {
 	return weight[v]
 }
 
+// closeGaps moves the rows of chunks rows built apart into one CSR
+// adjacency. Chunk c built rows firstRow(c) to firstRow(c+1)-1 into adj
+// and wgt from position firstSlot(c) on, each chunk after the last one's
+// room, with xadj[r+1] holding the end of row r; on return xadj holds the
+// CSR offsets and the rows lie together at the front, moved down chunk by
+// chunk (a chunk never moves up). It returns adj and wgt cut to the
+// entries.
+func closeGaps(xadj, adj, wgt []int32, chunks int, firstRow, firstSlot func(c int) int32) (adjncy, adjwgt []int32) {
+	for c := 0; c < chunks; c++ {
+		from := firstSlot(c)
+		at := from
+		for r := firstRow(c); r < firstRow(c+1); r++ {
+			end := xadj[r+1]
+			xadj[r+1] = xadj[r] + end - at
+			at = end
+		}
+		to, end := xadj[firstRow(c)], xadj[firstRow(c+1)]
+		copy(adj[to:end], adj[from:from+end-to])
+		copy(wgt[to:end], wgt[from:from+end-to])
+	}
+	entries := xadj[len(xadj)-1]
+	return adj[:entries:entries], wgt[:entries:entries]
+}
+
 // parallel runs f(0), ..., f(tasks-1) on up to GOMAXPROCS goroutines and
 // waits for them. The tasks must write disjoint memory.
 func parallel(tasks int, f func(task int)) {
+	parallelWith(tasks, func() struct{} { return struct{}{} }, func(_ struct{}, t int) { f(t) })
+}
+
+// parallelWith is parallel with scratch: every worker gets scratch() once
+// and passes it to each of its tasks, which it takes in increasing order.
+func parallelWith[S any](tasks int, scratch func() S, f func(s S, task int)) {
 	workers := min(tasks, runtime.GOMAXPROCS(0))
 	if workers <= 1 {
-		for t := 0; t < tasks; t++ {
-			f(t)
+		if tasks > 0 {
+			s := scratch()
+			for t := 0; t < tasks; t++ {
+				f(s, t)
+			}
 		}
 		return
 	}
@@ -211,12 +220,13 @@ func parallel(tasks int, f func(task int)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			s := scratch()
 			for {
 				t := int(next.Add(1) - 1)
 				if t >= tasks {
 					return
 				}
-				f(t)
+				f(s, t)
 			}
 		}()
 	}

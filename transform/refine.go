@@ -38,8 +38,7 @@ func Refine(w *WeightedGraph, weight []int32, part []int32, k int, maxLoad int64
 	moves := 0
 	for pass := 0; pass < passes && len(queue) > 0; pass++ {
 		chunks := min(refineChunks, len(queue))
-		parallel(chunks, func(c int) {
-			f := newMoveFinder(k)
+		parallelWith(chunks, func() *moveFinder { return newMoveFinder(k) }, func(f *moveFinder, c int) {
 			lo, hi := len(queue)*c/chunks, len(queue)*(c+1)/chunks
 			proposed[c], kept[c] = proposed[c][:0], kept[c][:0]
 			for _, v := range queue[lo:hi] {

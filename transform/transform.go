@@ -288,20 +288,8 @@ func compact(n, width int, slot []int32, fill []uint8, weight []int32) (*Weighte
 			w.Xadj[v+1] = at
 		}
 	})
-	for c := 0; c < chunks; c++ {
-		from := int32(bound(c) * width)
-		at := from
-		for v := bound(c); v < bound(c+1); v++ {
-			end := w.Xadj[v+1]
-			w.Xadj[v+1] = w.Xadj[v] + end - at
-			at = end
-		}
-		to, end := w.Xadj[bound(c)], w.Xadj[bound(c+1)]
-		copy(slot[to:end], slot[from:from+end-to])
-		copy(wgt[to:end], wgt[from:from+end-to])
-	}
-	entries := w.Xadj[n]
-	w.Adjncy, w.Adjwgt = slot[:entries:entries], wgt[:entries:entries]
+	w.Adjncy, w.Adjwgt = closeGaps(w.Xadj, slot, wgt, chunks,
+		func(c int) int32 { return int32(bound(c)) }, func(c int) int32 { return int32(bound(c) * width) })
 	return w, nil
 }
 

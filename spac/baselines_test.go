@@ -251,9 +251,9 @@ func TestBaselineQualityOrder(t *testing.T) {
 	}
 }
 
-// TestWVPGreedyCover checks the cover placement of WVP greedy against the
-// streaming rule it replaced and against the pair it should take: it needs
-// no more copies, is deterministic, and holds the cap.
+// TestWVPGreedyCover checks the placement of WVP greedy (cover, then the
+// greedy rule) against the streaming rule it replaced: it needs no more
+// copies, is deterministic, and holds the cap.
 func TestWVPGreedyCover(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	g := blBA(rng, 5000, 8)
@@ -324,5 +324,49 @@ func TestWVPCoverCopiesTheHub(t *testing.T) {
 	}
 	if want := []int32{0, 1, -1, -1, 1}; !slices.Equal(part, want) {
 		t.Errorf("with cap 2: parts %v, want %v", part, want)
+	}
+}
+
+// WVP greedy sends a cut edge whose pairs serve no other edge to a third
+// part that already holds both endpoints: vertices 0 and 1 (vertex parts 0
+// and 1) are copied into part 2 by the cover, for their two edges each to
+// part 2's vertices, so their own edge (0,1) goes there too, for no copy,
+// where the endpoint parts 0 and 1 would copy 1 or 0. With part 2 full
+// (cap 5) the edge still goes there rather than make a copy, and the cap
+// pass then moves one edge out.
+func TestWVPGreedyThirdPart(t *testing.T) {
+	// Vertices 0, 4 in part 0; 1, 5 in part 1; 2, 3 in part 2.
+	g := &matrices.Graph{NumVertices: 6, NumRowVertices: 6, Model: matrices.ModelGraph,
+		U: []int32{0, 0, 1, 2, 0, 0, 1, 1}, V: []int32{1, 4, 5, 3, 2, 3, 2, 3}}
+	inc, _ := matrices.BuildIncidence(g)
+	vpart := []int32{0, 1, 2, 2, 0, 1}
+	want := []int32{2, 0, 1, 2, 2, 2, 2, 2}
+	for _, tc := range []struct {
+		cap    int
+		moved  int
+		copies int64
+	}{
+		{6, 0, 2}, // 0 and 1 copied into part 2
+		{5, 1, 3}, // and one more copy for the edge the cap pass moves
+	} {
+		opts := Options{K: 3, Cap: tc.cap, Seed: 1}
+		part, err := wvpPlaceEdges(context.Background(), wvpGreedyConfig.place, g, inc, vpart, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(part, want) {
+			t.Errorf("cap %d: parts %v, want %v", tc.cap, part, want)
+		}
+		p := Partition{K: 3, Part: part}
+		moved, err := EnforceCap(g, inc, &p, tc.cap)
+		if err != nil || moved != tc.moved {
+			t.Errorf("cap %d: cap pass moved %d edges (%v), want %d", tc.cap, moved, err, tc.moved)
+		}
+		if err := Check(g, p, tc.cap); err != nil {
+			t.Errorf("cap %d: %v", tc.cap, err)
+		}
+		if got := Evaluate(g, inc, p).Copies; got != tc.copies {
+			t.Errorf("cap %d: %d copies, want %d", tc.cap, got, tc.copies)
+		}
 	}
 }

@@ -64,72 +64,101 @@ func (Greedy) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.In
 		return Partition{}, err
 	}
 	m, nv, k := g.NumEdges(), g.NumVertices, opts.K
-	rem := make([]int32, nv) // edges of each vertex still to come
+	r := newGreedyRule(inc, nv, k, opts.Cap)
 	for v := 0; v < nv; v++ {
-		rem[v] = inc.Offsets[v+1] - inc.Offsets[v]
+		r.rem[v] = inc.Offsets[v+1] - inc.Offsets[v]
 	}
-	sets := newVertexParts(inc, nv)
-	loads := newStreamLoads(k, opts.Cap)
-	inV := make([]int32, k) // inV[q] == e+1: q is in A(v) for edge e
 	part := make([]int32, m)
-
-	// leastIn is the least loaded eligible part of s (with the membership
-	// test in, when given), or -1.
-	leastIn := func(s []int32, mark int32, in []int32) int32 {
-		best := int32(-1)
-		for _, q := range s {
-			if !loads.eligible(q) || (in != nil && in[q] != mark) {
-				continue
-			}
-			if best < 0 || loads.load[q] < loads.load[best] || (loads.load[q] == loads.load[best] && q < best) {
-				best = q
-			}
-		}
-		return best
-	}
-
 	for e := 0; e < m; e++ {
 		if err := cancelled(ctx, e); err != nil {
 			return Partition{}, err
 		}
 		u, v := g.U[e], g.V[e]
-		au, av := sets.of(u), sets.of(v)
-		mark := int32(e + 1)
-		for _, q := range av {
-			inV[q] = mark
-		}
-		q := int32(-1)
-		switch {
-		case len(au) > 0 && len(av) > 0:
-			q = leastIn(au, mark, inV) // the intersection
-			if q < 0 {
-				first, second := au, av
-				if rem[v] > rem[u] {
-					first, second = av, au
-				}
-				if q = leastIn(first, 0, nil); q < 0 {
-					q = leastIn(second, 0, nil)
-				}
-			}
-		case len(au) > 0:
-			q = leastIn(au, 0, nil)
-		case len(av) > 0:
-			q = leastIn(av, 0, nil)
-		}
-		if q < 0 {
-			q = int32(loads.open.min())
-		}
+		q := r.choose(u, v)
+		r.place(u, v, q)
 		part[e] = q
-		loads.add(q)
-		if inV[q] != mark {
-			sets.add(v, q)
-			inV[q] = mark
-		}
-		rem[v]--
-		if u != v {
-			sets.addNew(u, q)
-			rem[u]--
-		}
 	}
 	return Partition{K: k, Part: part}, nil
+}
+
+// greedyRule is PowerGraph greedy's state and placement rule (see
+// Greedy.Partition), shared by Greedy and WVP greedy, which applies it to
+// the cut edges its cover leaves (see wvpGreedyRest).
+type greedyRule struct {
+	sets  vertexParts  // A(w)
+	loads *streamLoads // part loads and the heap of parts below the cap
+	rem   []int32      // edges of each vertex still to come; set by the caller
+	inV   []int32      // inV[q] == mark: q is in A(v) for the current edge
+	mark  int32
+}
+
+func newGreedyRule(inc *matrices.Incidence, nv, k, capacity int) *greedyRule {
+	return &greedyRule{
+		sets:  newVertexParts(inc, nv),
+		loads: newStreamLoads(k, capacity),
+		rem:   make([]int32, nv),
+		inV:   make([]int32, k),
+	}
+}
+
+// leastIn is the least loaded eligible part of s (with the membership test
+// of A(v) when in is set), or -1.
+func (r *greedyRule) leastIn(s []int32, in bool) int32 {
+	best := int32(-1)
+	load := r.loads.load
+	for _, q := range s {
+		if !r.loads.eligible(q) || (in && r.inV[q] != r.mark) {
+			continue
+		}
+		if best < 0 || load[q] < load[best] || (load[q] == load[best] && q < best) {
+			best = q
+		}
+	}
+	return best
+}
+
+// choose returns the part for edge (u,v) by the rule; place must follow
+// before the next choose.
+func (r *greedyRule) choose(u, v int32) int32 {
+	au, av := r.sets.of(u), r.sets.of(v)
+	r.mark++
+	for _, q := range av {
+		r.inV[q] = r.mark
+	}
+	q := int32(-1)
+	switch {
+	case len(au) > 0 && len(av) > 0:
+		q = r.leastIn(au, true) // the intersection
+		if q < 0 {
+			first, second := au, av
+			if r.rem[v] > r.rem[u] {
+				first, second = av, au
+			}
+			if q = r.leastIn(first, false); q < 0 {
+				q = r.leastIn(second, false)
+			}
+		}
+	case len(au) > 0:
+		q = r.leastIn(au, false)
+	case len(av) > 0:
+		q = r.leastIn(av, false)
+	}
+	if q < 0 {
+		q = int32(r.loads.open.min())
+	}
+	return q
+}
+
+// place records edge (u,v) in part q, the part choose returned for it.
+func (r *greedyRule) place(u, v, q int32) {
+	r.loads.add(q)
+	if r.inV[q] != r.mark {
+		r.sets.add(v, q)
+		r.inV[q] = r.mark
+	}
+	r.rem[v]--
+	if u != v {
+		r.sets.addNew(u, q)
+		r.rem[u]--
+	}
 }

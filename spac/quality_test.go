@@ -13,8 +13,9 @@ import (
 	"github.com/spac-gpu/spac/metis"
 )
 
-// partitionAll runs the named methods on g at block size 1024 and returns
-// their copies, checking every partition on the way.
+// partitionAll runs the named methods on g at block size 1024, with the
+// command's defaults (SPAC polishes), and returns their copies, checking
+// every partition on the way.
 func partitionAll(t *testing.T, g *matrices.Graph, names ...string) map[string]int64 {
 	t.Helper()
 	inc, err := matrices.BuildIncidence(g)
@@ -31,7 +32,7 @@ func partitionAll(t *testing.T, g *matrices.Graph, names ...string) map[string]i
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts := Options{K: k, Cap: capacity, Seed: 1, Coarsen: DefaultCoarsen}
+		opts := Options{K: k, Cap: capacity, Seed: 1, Coarsen: DefaultCoarsen, Polish: DefaultPolish}
 		p, err := m.Partition(context.Background(), g, inc, opts)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -46,12 +47,8 @@ func partitionAll(t *testing.T, g *matrices.Graph, names ...string) map[string]i
 
 // The paper's Fig. 7: on Barabasi-Albert graphs with 50k vertices, SPAC
 // needs fewer copies than WVP greedy, and WVP greedy fewer than PowerGraph
-// greedy. Average degrees 8 and 16 here; scripts/fig7.sh measures 8 to 64.
-// The whole order holds at degree 16. At degree 8 WVP greedy (cover
-// placement) needs about 1% fewer copies than SPAC, so there only both
-// below greedy is asserted; at 32 and 64 (too slow here) greedy beats WVP
-// greedy, since a part of 1024 edges then holds 64 or 32 vertices of the
-// vertex partition and nearly every edge is cut.
+// greedy. Average degrees 8 and 16 here (spac/wvp-greedy 0.973 and 0.983,
+// wvp-greedy/greedy 0.877 and 0.909); scripts/fig7.sh measures 8 to 64.
 func TestBarabasiAlbertSPACFewestCopies(t *testing.T) {
 	if testing.Short() {
 		t.Skip("partitions two graphs of 0.2M and 0.4M edges three ways")
@@ -67,13 +64,10 @@ func TestBarabasiAlbertSPACFewestCopies(t *testing.T) {
 		}
 		c := partitionAll(t, g, "spac", "wvp-greedy", "greedy")
 		t.Logf("average degree %d: spac %d, wvp-greedy %d (%.3f), greedy %d (%.3f)", 2*m0,
-			c["spac"], c["wvp-greedy"], float64(c["wvp-greedy"])/float64(c["spac"]),
-			c["greedy"], float64(c["greedy"])/float64(c["spac"]))
-		if c["spac"] >= c["greedy"] || c["wvp-greedy"] >= c["greedy"] {
-			t.Errorf("average degree %d: want spac and wvp-greedy below greedy, got %d, %d, %d", 2*m0, c["spac"], c["wvp-greedy"], c["greedy"])
-		}
-		if m0 == 8 && c["spac"] >= c["wvp-greedy"] {
-			t.Errorf("average degree %d: want spac below wvp-greedy, got %d, %d", 2*m0, c["spac"], c["wvp-greedy"])
+			c["spac"], c["wvp-greedy"], float64(c["spac"])/float64(c["wvp-greedy"]),
+			c["greedy"], float64(c["wvp-greedy"])/float64(c["greedy"]))
+		if c["spac"] >= c["wvp-greedy"] || c["wvp-greedy"] >= c["greedy"] {
+			t.Errorf("average degree %d: want spac < wvp-greedy < greedy, got %d, %d, %d", 2*m0, c["spac"], c["wvp-greedy"], c["greedy"])
 		}
 	}
 }

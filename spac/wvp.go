@@ -17,18 +17,26 @@ import (
 type WVPRandom struct{}
 
 // WVPGreedy is WVP with greedy placement of cut edges: as WVPRandom, but
-// the cut edges are placed to save copies. A cut edge (u,v) either copies v
-// into u's part or u into v's part, and one copy of v into a part serves all
-// of v's edges to that part's vertices; so the (vertex, part) pairs are
-// taken greedily, the one serving the most unplaced cut edges first (a hub
-// is copied into the parts holding many of its neighbours), under the cap
-// (see wvpCover). Edges whose pairs serve no other edge go, in edge order,
-// where they make fewer new copies, then to the less loaded part.
+// the cut edges are placed to save copies, in two steps. First a greedy
+// cover (wvpCover): a cut edge (u,v) copies v into u's part or u into v's
+// part, and one copy of v into a part serves all of v's edges to that
+// part's vertices, so the (vertex, part) pairs serving at least two
+// unplaced cut edges are taken, most edges first (a hub is copied into the
+// parts holding many of its neighbours), under the cap. Then the cut edges
+// left go, in edge order, by PowerGraph greedy's rule (wvpGreedyRest) over
+// every part that already holds u or v: the least loaded part holding both,
+// else one holding either, else the least loaded part.
 //
-// This replaced a streaming rule (edges in input order, each to the
-// endpoint part where it costs no copy, else the lighter one) that chose a
-// pair by its first edge: on Barabasi-Albert graphs of 50k vertices at block
-// size 1024 the cover needs 3.5% fewer copies at average degree 8 to 64.
+// Why the second step looks beyond u's and v's own parts: at block size
+// 1024 a vertex part of a 50k-vertex Barabasi-Albert graph holds 32 to 255
+// vertices (average degree 64 to 8), so nearly every edge is cut and a third
+// part often holds both endpoints already. Sending those edges to the
+// cheaper endpoint part instead left WVP greedy above PowerGraph greedy at
+// degree 32 and 64 (1.014 and 1.091 times its copies); now it needs 0.877,
+// 0.909, 0.934 and 0.950 times greedy's copies at degree 8, 16, 32, 64
+// (2% to 13% fewer than before; SPAC still needs 0.97 to 0.99 times WVP
+// greedy's). The cover matters too: the greedy rule alone on all cut edges
+// needs 0.945 to 0.976 times greedy's copies.
 type WVPGreedy struct{}
 
 func init() {
@@ -67,13 +75,14 @@ type wvpPlace uint8
 const (
 	wvpPlaceRandom wvpPlace = iota // a random endpoint's part
 	wvpPlaceStream                 // in edge order, where it costs no copy, else the lighter part
-	wvpPlaceCover                  // greedy cover of the (vertex, part) pairs, see wvpCover
+	wvpPlaceCover                  // greedy cover of the (vertex, part) pairs, then wvpGreedyRest
 )
 
 // The settings of the registered methods. Both use METIS's edge-cut
 // objective at its default imbalance: the communication-volume objective
 // (metis.CommVolume) gives WVP greedy far fewer copies on Barabasi-Albert
-// graphs (-13%, -11%, -10% at average degree 8, 16, 32 with 50k vertices)
+// graphs with 50k vertices (-12.5% and -10.4% at average degree 8 and 16;
+// -10% at 32, measured with the endpoint-only placement before)
 // but METIS then takes 20 to 50 times as long: about 4 minutes at degree
 // 32, over 10 at degree 64; see TestWVPVolumeObjective.
 var (
@@ -92,13 +101,31 @@ func wvp(ctx context.Context, name string, cfg wvpConfig, g *matrices.Graph, inc
 		return Partition{}, fmt.Errorf("%s: %w", name, err)
 	}
 	tell(opts, "place")
+	part, err := wvpPlaceEdges(ctx, cfg.place, g, inc, vpart, opts)
+	if err != nil {
+		return Partition{}, err
+	}
+	p := Partition{K: opts.K, Part: part}
+	tell(opts, "cap")
+	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
+		return Partition{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return p, nil
+}
+
+// wvpPlaceEdges places the edges given the vertex partition vpart: uncut
+// edges to their vertices' part, cut edges by the rule place. Parts may
+// exceed the cap (METIS balances degrees, not edges); the caller runs
+// EnforceCap.
+func wvpPlaceEdges(ctx context.Context, place wvpPlace, g *matrices.Graph, inc *matrices.Incidence, vpart []int32, opts Options) ([]int32, error) {
 	m, k := g.NumEdges(), opts.K
+	cp := int32(opts.Cap)
 	part := make([]int32, m)
 	load := make([]int32, k)
 	// Uncut edges first, so that greedy placement sees the loads and the
 	// copies they make.
 	var sets vertexParts
-	if cfg.place != wvpPlaceRandom {
+	if place != wvpPlaceRandom {
 		sets = newVertexParts(inc, g.NumVertices)
 	}
 	for e := 0; e < m; e++ {
@@ -108,20 +135,21 @@ func wvp(ctx context.Context, name string, cfg wvpConfig, g *matrices.Graph, inc
 		if pu == pv {
 			part[e] = pu
 			load[pu]++
-			if cfg.place != wvpPlaceRandom {
+			if place != wvpPlaceRandom {
 				sets.addNew(u, pu)
 				sets.addNew(v, pu)
 			}
 		}
 	}
-	if cfg.place == wvpPlaceCover {
-		if err := wvpCover(ctx, g, inc, vpart, part, load, &sets, int32(opts.Cap)); err != nil {
-			return Partition{}, err
+	if place == wvpPlaceCover {
+		if err := wvpCover(ctx, g, inc, vpart, part, load, &sets, cp); err != nil {
+			return nil, err
 		}
+		return part, wvpGreedyRest(ctx, g, part, load, sets)
 	}
 	for e := 0; e < m; e++ {
 		if err := cancelled(ctx, e); err != nil {
-			return Partition{}, err
+			return nil, err
 		}
 		if part[e] >= 0 {
 			continue
@@ -129,12 +157,11 @@ func wvp(ctx context.Context, name string, cfg wvpConfig, g *matrices.Graph, inc
 		u, v := g.U[e], g.V[e]
 		pu, pv := vpart[u], vpart[v]
 		q := pu
-		switch cfg.place {
-		case wvpPlaceRandom:
+		if place == wvpPlaceRandom {
 			if hash2(opts.Seed, int32(e), 0x5bd1e995)&1 == 1 {
 				q = pv
 			}
-		case wvpPlaceStream:
+		} else {
 			// Going to pu copies v there unless v is there already, and
 			// the other way round; a tie goes to the less loaded part.
 			vInPu, uInPv := sets.has(v, pu), sets.has(u, pv)
@@ -146,45 +173,56 @@ func wvp(ctx context.Context, name string, cfg wvpConfig, g *matrices.Graph, inc
 			case load[pv] < load[pu]:
 				q = pv
 			}
-		default:
-			q = wvpCheaper(&sets, load, int32(opts.Cap), u, v, pu, pv)
-		}
-		if cfg.place != wvpPlaceRandom {
 			sets.addNew(u, q)
 			sets.addNew(v, q)
 		}
 		part[e] = q
 		load[q]++
 	}
-	p := Partition{K: k, Part: part}
-	tell(opts, "cap")
-	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
-		return Partition{}, fmt.Errorf("%s: %w", name, err)
-	}
-	return p, nil
+	return part, nil
 }
 
-// wvpCheaper picks pu or pv for the edge (u,v): the part below the cap
-// where it makes fewer new copies, then the less loaded one (pu on a tie).
-func wvpCheaper(sets *vertexParts, load []int32, cp, u, v, pu, pv int32) int32 {
-	cost := func(q int32) int {
-		c := 0
-		if !sets.has(u, q) {
-			c++
+// wvpGreedyRest places the edges still unplaced (part -1), in edge order,
+// by PowerGraph greedy's rule (greedyRule), starting from the state the
+// placed edges have built: their loads and their parts of every vertex
+// (sets). A vertex's "edges still to come" are its unplaced edges.
+//
+// The rule runs without a cap of its own. Each of its steps takes the least
+// loaded part of a set (parts holding both endpoints, then one endpoint's,
+// then all), which is below the cap whenever any part of the set is; so the
+// cap still picks parts with room, but a step whose parts are all full keeps
+// the edge (in its least loaded part) instead of passing it on to a step
+// that makes more copies, and the cap pass evens it out. With the cap inside
+// the rule, as Greedy has it, the edges of nearly full parts went on to
+// parts holding fewer of their endpoints: 0.4% to 2% more copies on the
+// Fig. 7 graphs, 3% to 25% more on the shared matrices (rajat01: 25%,
+// bayer10: 10%). The cap pass moves 0.3% (degree 8) to 2% (degree 64) of
+// the edges of the Fig. 7 graphs.
+func wvpGreedyRest(ctx context.Context, g *matrices.Graph, part, load []int32, sets vertexParts) error {
+	r := &greedyRule{sets: sets, loads: &streamLoads{load: load, cap: math.MaxInt32},
+		rem: make([]int32, g.NumVertices), inV: make([]int32, len(load))}
+	r.loads.open = newPartHeap(load, math.MaxInt32, func(int) bool { return true })
+	for e, q := range part {
+		if q < 0 {
+			r.rem[g.U[e]]++
+			if g.V[e] != g.U[e] {
+				r.rem[g.V[e]]++
+			}
 		}
-		if !sets.has(v, q) {
-			c++
-		}
-		if load[q] >= cp {
-			c += 4
-		}
-		return c
 	}
-	cu, cv := cost(pu), cost(pv)
-	if cv < cu || (cv == cu && load[pv] < load[pu]) {
-		return pv
+	for e, q := range part {
+		if err := cancelled(ctx, e); err != nil {
+			return err
+		}
+		if q >= 0 {
+			continue
+		}
+		u, v := g.U[e], g.V[e]
+		q = r.choose(u, v)
+		r.place(u, v, q)
+		part[e] = q
 	}
-	return pu
+	return nil
 }
 
 // wvpCover places cut edges by a greedy cover. A cut edge (u,v), u in part
@@ -194,8 +232,12 @@ func wvpCheaper(sets *vertexParts, load []int32, cp, u, v, pu, pv int32) int32 {
 // between v and the vertices of pu, so the pairs are taken greedily, the
 // one with the most edges still unplaced first (a hub and a part holding
 // many of its neighbours), and all of a taken pair's unplaced edges go to
-// its part while it has room under the cap. Pairs left with a single edge
-// are left to the caller, which places each such edge where it is cheaper.
+// its part while it has room under the cap. Edges whose pairs are both left
+// with a single edge, and those a full part turned away, are left to the
+// caller (WVP greedy: wvpGreedyRest). Leaving the single pairs to the
+// greedy rule, which may also pick a third part, beats taking them here
+// (1.228M copies against 1.397M at average degree 64), and taking the
+// pairs of two edges beats leaving them too (1.284M).
 // part holds -1 for unplaced edges and is filled in; load and sets follow.
 func wvpCover(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, vpart, part, load []int32, sets *vertexParts, cp int32) error {
 	nv, m := g.NumVertices, g.NumEdges()

@@ -4,10 +4,11 @@
 # solve; its time reported apart) and SPAC-adapt CG (partitioned in the
 # background while the solve runs), with totals, product times and the
 # switch iteration; then the same four for repeated-SpMV loops. Every
-# configuration runs REPS times (fresh processes); the table shows the run
-# with the median total. SPAC-adapt runs with its defaults: it starts on
+# configuration runs REPS times (fresh processes, the modes in turn); the
+# table shows the run with the median total. SPAC-adapt runs with its defaults: it starts on
 # cuSPARSE, partitions in a child process at nice 19, and times products
-# only while it compares kernels (as the other modes do).
+# only while it compares kernels (as the other modes do), and starts the
+# partitioner 10 ms into the solve (--adapt-delay).
 #
 # Runs where bin/gpu/spac runs (the GPU machine; build it with 'make gpu'
 # and carry bin/gpu). No Go needed.
@@ -49,8 +50,10 @@ mode_args() {
 run() {
   local in=$1 tol=$2 what=$3
   shift 3
-  for mode in "${modes[@]}"; do
-    for rep in $(seq "$reps"); do
+  # Rounds of every mode in turn, so that drift in the machine's state
+  # (clocks, other load) spreads over the modes alike.
+  for rep in $(seq "$reps"); do
+    for mode in "${modes[@]}"; do
       # shellcheck disable=SC2046
       line=$("$spac" cg "$in" --gpu --precision "$prec" --tol "$tol" $(mode_args "$mode") "$@" --format csv 2>>"$log") || {
         echo "cg-bench: $in $mode failed (see runs.log)" >&2; continue; }

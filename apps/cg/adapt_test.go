@@ -231,6 +231,61 @@ func TestAdaptPaths(t *testing.T) {
 	}
 }
 
+// ScheduleDelay: a solve that ends within it never starts the source; a
+// longer one starts it after the delay and switches as usual.
+func TestScheduleDelay(t *testing.T) {
+	coo, m := laplacian(t, 24)
+	b := Ones(m)
+	s := buildSchedule(t, coo, 64)
+	t.Run("solve ends first", func(t *testing.T) {
+		e := newTestEngine(m, 10*time.Microsecond, 5*time.Microsecond)
+		var called atomic.Bool
+		o := opts(CSROp{})
+		o.ScheduleDelay = time.Hour
+		o.Schedule = func(ctx context.Context) (*schedule.Schedule, error) { called.Store(true); return s, nil }
+		res, err := Solve(context.Background(), e, b, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSolution(t, m, b, res, o.Tol)
+		if res.Background.State != "not-started" || called.Load() || res.SwitchIter != 0 {
+			t.Errorf("background %s, source called %v, switch %d: want not-started, never called, no switch",
+				res.Background.State, called.Load(), res.SwitchIter)
+		}
+	})
+	t.Run("source after the delay", func(t *testing.T) {
+		const delay = 50 * time.Millisecond
+		e := newTestEngine(m, 10*time.Microsecond, 5*time.Microsecond)
+		var calledAfter atomic.Int64
+		start := time.Now()
+		o := opts(CSROp{})
+		o.ScheduleDelay = delay
+		o.Schedule = func(ctx context.Context) (*schedule.Schedule, error) {
+			calledAfter.Store(int64(time.Since(start)))
+			return s, nil
+		}
+		e.onStep = func(k int) {
+			if k == 1 {
+				waitDelivered()
+			}
+		}
+		res, err := Solve(context.Background(), e, b, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSolution(t, m, b, res, o.Tol)
+		if got := time.Duration(calledAfter.Load()); got < delay {
+			t.Errorf("source started %v into the solve, before the %v delay", got, delay)
+		}
+		if res.Background.State != "ready" || res.SwitchIter != 2 || !res.SPACKept {
+			t.Errorf("background %s, switch %d (kept %v): want ready, switch at 2, kept", res.Background.State, res.SwitchIter, res.SPACKept)
+		}
+		if res.Background.Time >= delay {
+			t.Errorf("partitioner time %v includes the delay", res.Background.Time)
+		}
+	})
+}
+
 // Several starting ops are probed in turn and the fastest stays.
 func TestTunerProbesStartingOps(t *testing.T) {
 	coo, m := laplacian(t, 24)

@@ -81,7 +81,14 @@ type Options struct {
 	// Schedule, when set, runs in the background (SPAC-adapt): its op is
 	// tried as soon as it is ready and kept if it is faster.
 	Schedule ScheduleSource
-	Probe    int // scored iterations an op runs before it is compared; 0: DefaultProbe
+	// ScheduleDelay holds Schedule back until the solve has run this long.
+	// Starting the partitioner costs the solve's host thread something
+	// (on the GPU machine a child process added about 0.15-0.3 ms to CG
+	// solves of 2-7 ms), and no schedule is ready sooner than a partition
+	// takes (0.15 s and up): a solve that ends within the delay never pays
+	// for it, and a longer one switches at most the delay later.
+	ScheduleDelay time.Duration
+	Probe         int // scored iterations an op runs before it is compared; 0: DefaultProbe
 	// TimeAll times every product. Otherwise an op's products are timed
 	// only until it has the 1 + Probe samples the tuner compares (the
 	// later ones are counted at its median in SpMVTime): the solver needs
@@ -121,10 +128,12 @@ type Segment struct {
 // Background reports the partitioner of SPAC-adapt.
 type Background struct {
 	// State: none (no background), ready (its schedule was offered to the
-	// tuner), cancelled (the solver stopped while it partitioned), late
-	// (the solver stopped while it uploaded), error.
-	State string        `json:"state"`
-	Time  time.Duration `json:"time_ns"`
+	// tuner), not-started (the solver stopped within Options.ScheduleDelay),
+	// cancelled (the solver stopped while it partitioned), late (the
+	// solver stopped while it uploaded), error.
+	State string `json:"state"`
+	// Time is the partitioner's: from its start, after the delay.
+	Time time.Duration `json:"time_ns"`
 	Err   string        `json:"error,omitempty"`
 	// ReadyIter is the iteration after which the schedule was found on the
 	// device (0 when it never was).
@@ -214,7 +223,7 @@ func newRun(ctx context.Context, eng Engine, o *Options) (*run, error) {
 	}
 	r := &run{res: &Result{Background: Background{State: "none"}}, tn: newTuner(o.Ops, o.Probe, o.TimeAll), start: time.Now()}
 	if o.Schedule != nil {
-		r.bg = startBackground(ctx, eng, o.Schedule)
+		r.bg = startBackground(ctx, eng, o.Schedule, o.ScheduleDelay)
 	}
 	return r, nil
 }

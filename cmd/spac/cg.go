@@ -41,6 +41,7 @@ type cgFlags struct {
 	adaptStart string
 	background string
 	nice       int
+	delay      time.Duration
 	timeAll    bool
 	scheduleTo string
 	probe      int
@@ -76,7 +77,9 @@ Schedules (the SpMV of every iteration):
             cuSPARSE, and on the CPU, the default kernel), and tries the
             kernels of --adapt-probe for 1 + --probe iterations each, keeping
             the fastest. Meanwhile the SPAC schedule is partitioned and
-            planned in the background: in a child process (this binary, at
+            planned in the background, from --adapt-delay into the solve
+            on (a solve that ends sooner never pays for starting it): in a
+            child process (this binary, at
             nice --background-nice, killed when the solve ends first) or
             with --background goroutine in this process, where the
             partitioner's garbage collection and threads slow the solver's
@@ -123,6 +126,7 @@ queued without waiting for each other.`,
 	fl.StringVar(&f.adaptStart, "adapt-start", "cusparse", "--adapt on the GPU: kernel to start with: cusparse (cuSPARSE's CSR, else the default kernel) or default (--default-kernel, the paper's start)")
 	fl.StringVar(&f.probeOps, "adapt-probe", "none", "--adapt on the GPU: kernels without a schedule also tried at the start, comma-separated, or none")
 	fl.StringVar(&f.background, "background", "process", "--adapt: where the partitioner runs: process (a child process of this binary) or goroutine (in this process)")
+	fl.DurationVar(&f.delay, "adapt-delay", 10*time.Millisecond, "--adapt: how long the solve runs before the partitioner starts (a solve that ends sooner never pays for starting it; 0: at once)")
 	fl.IntVar(&f.nice, "background-nice", 19, "--adapt --background process: nice value of the partitioner's process (0 to 19; 0: the solver's)")
 	fl.BoolVar(&f.timeAll, "time-all", false, "time every product with CUDA events (by default only the products the tuner compares)")
 	fl.StringVar(&f.scheduleTo, "schedule-to", "", "compute the SPAC schedule, write it to this file and exit (SPAC-adapt's child process)")
@@ -185,6 +189,9 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 			}
 			st.probeOps = append(st.probeOps, k)
 		}
+	}
+	if f.delay < 0 {
+		return nil, usagef("--adapt-delay %v: want 0 or more", f.delay)
 	}
 	if f.adaptStart != "cusparse" && f.adaptStart != "default" {
 		return nil, usagef("--adapt-start %q: want cusparse or default", f.adaptStart)
@@ -345,6 +352,7 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 			opts.Ops = append([]cg.Op{op}, opts.Ops...)
 		} else {
 			rep.Partition = "background"
+			opts.ScheduleDelay = f.delay
 			if opts.Schedule, err = backgroundSource(c, path, f, src, used, progress); err != nil {
 				return err
 			}
@@ -553,6 +561,8 @@ func partitionText(rep *cgReport) string {
 			return fmt.Sprintf("failed after %.1f ms: %s", msOf(bg.Time), bg.Err)
 		case "late":
 			return fmt.Sprintf("%.1f ms, still uploading when the solve ended (discarded)", msOf(bg.Time))
+		case "not-started":
+			return "not started: the solve ended within --adapt-delay"
 		}
 		return fmt.Sprintf("cancelled after %.1f ms: the solve ended first", msOf(bg.Time))
 	case "cached":

@@ -208,6 +208,10 @@ if [ $ncu_ok = 1 ]; then
   metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
   metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum
   metrics+=,lts__t_sectors_srcunit_tex.sum
+  # What bounds a kernel: instructions, issue slots, SM and DRAM throughput.
+  metrics+=,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active
+  metrics+=,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
+  metrics+=,smsp__cycles_active.avg.pct_of_peak_sustained_elapsed
   mkdir -p "$out/ncu"
   groups=(${NCU_GROUPS:-csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4 cusparse-csr cusparse-csr-alg2 cusparse-coo})
   for input in "${ncu_inputs[@]}"; do
@@ -254,6 +258,7 @@ print(f"fp64, block size {nb}, one product per kernel (the last launch of each k
       "which schedule.Traffic predicts (coo-atomic: its default kernel; spac-*: the optimized kernel; zero-rows not modelled). "
       "L2 sectors: lts__t_sectors_srcunit_tex (L1 misses reaching L2). DRAM: dram__bytes_read + write. "
       "Minimum: the minimum-traffic bytes of the product. Times under the profiler (clocks not locked).\n")
+nnz = {}
 print("| input | kernel (launch) | time us | L1 sectors | predicted | meas/pred | L2 sectors | DRAM MB | minimum MB | DRAM/min |")
 print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for inp in inputs:
@@ -264,6 +269,7 @@ for inp in inputs:
         for r in csv.DictReader(open(f)):
             if r.get("precision") == "fp64" and r.get("device") == "gpu":
                 minb = int(r["min_bytes"])
+                nnz[inp] = int(r["nnz"])
                 if int(r["predicted_bytes"] or 0) > 0 and int(r["block_size"]) == nb:
                     pred[r["kernel"]] = int(r["predicted_bytes"]) // 32
     for f in sorted(glob.glob(f"{out}/ncu/{n}.*.ncu.csv")):
@@ -300,6 +306,32 @@ for inp in inputs:
             occ_s = f"{occ:.0f}%" if occ is not None else "-"
             reasons = ", ".join(f"{s} {v:.1f}" for s, v in top)
             stall_rows.append(f"| {inp} | {ours.get(k, k[:40])} | {total:.1f} | {reasons} | {occ_s} |")
+bound_rows = []
+for inp in inputs:
+    n = name(inp)
+    for f in sorted(glob.glob(f"{out}/ncu/{n}.*.ncu.csv")):
+        got = ncu_last(f)
+        if got is None: continue
+        col, last = got
+        for k, r in last.items():
+            g = lambda m: num(r[col[m]]) if m in col else None
+            inst = g("smsp__inst_executed.sum")
+            if inst is None: continue
+            per = f"{inst * 32 / nnz[inp]:.1f}" if nnz.get(inp) else "-"
+            pct = lambda m: f"{g(m):.0f}%" if g(m) is not None else "-"
+            bound_rows.append(f"| {inp} | {ours.get(k, k[:40])} | {inst / 1e6:.2f} | {per} | {pct('smsp__issue_active.avg.pct_of_peak_sustained_active')} "
+                              f"| {pct('smsp__cycles_active.avg.pct_of_peak_sustained_elapsed')} | {pct('sm__throughput.avg.pct_of_peak_sustained_elapsed')} "
+                              f"| {pct('dram__throughput.avg.pct_of_peak_sustained_elapsed')} |")
+if bound_rows:
+    print("\n### What bounds each kernel\n")
+    print("Warp instructions executed (smsp__inst_executed) and thread instructions per nonzero (x32 / nnz); issue slots busy "
+          "while the SM sub-partition has work (smsp__issue_active, % of peak); time the sub-partitions have work at all "
+          "(smsp__cycles_active, % of elapsed: launch ramp, tails and imbalance lower it); SM throughput (sm__throughput, "
+          "the busiest SM unit, % of peak) and DRAM throughput (dram__throughput, % of peak). A kernel near the DRAM peak is "
+          "bound by memory; one far below both peaks with few issue slots busy waits on latency.\n")
+    print("| input | kernel | warp instructions (M) | instructions per nonzero | issue slots busy | sub-partitions active | SM throughput | DRAM throughput |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for r in bound_rows: print(r)
 if stall_rows:
     print("\n### Where the warps wait (Nsight Compute WarpStateStats)\n")
     print("Cycles a warp spends stalled per issued instruction (smsp__average_warps_issue_stalled_*_per_issue_active), "

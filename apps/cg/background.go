@@ -11,7 +11,7 @@ import (
 type background struct {
 	cancel  context.CancelFunc
 	results chan bgResult // buffered: the goroutine never blocks on it
-	start   time.Time // when the source started; zero while it waits out its delay
+	start   time.Time     // when the source started; zero while it waits out its delay
 	elapsed time.Duration // partitioner time, set when its result is taken or at stop
 
 	mu       sync.Mutex

@@ -134,7 +134,7 @@ type Background struct {
 	State string `json:"state"`
 	// Time is the partitioner's: from its start, after the delay.
 	Time time.Duration `json:"time_ns"`
-	Err   string        `json:"error,omitempty"`
+	Err  string        `json:"error,omitempty"`
 	// ReadyIter is the iteration after which the schedule was found on the
 	// device (0 when it never was).
 	ReadyIter int `json:"ready_iteration"`

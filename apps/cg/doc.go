@@ -49,7 +49,9 @@
 // about 50 (docs/cg-h100); the untimed products count at their kernel's
 // median. The schedule comes from a goroutine
 // (background.go) that runs Options.Schedule and then Engine.Prepare,
-// which on the GPU uploads on a stream of its own; the solver checks for it
+// which on the GPU uploads on a stream of its own, from
+// Options.ScheduleDelay into the solve on (solves shorter than that never
+// pay for starting the partitioner); the solver checks for it
 // without blocking at the end of every iteration. When the solver stops
 // first it cancels the goroutine's context and does not wait for the
 // partitioner (METIS cannot be interrupted: an abandoned run finishes in

@@ -232,7 +232,8 @@ func TestAdaptPaths(t *testing.T) {
 }
 
 // ScheduleDelay: a solve that ends within it never starts the source; a
-// longer one starts it after the delay and switches as usual.
+// longer one starts it at the first boundary after the delay and switches
+// as usual.
 func TestScheduleDelay(t *testing.T) {
 	coo, m := laplacian(t, 24)
 	b := Ones(m)
@@ -264,8 +265,13 @@ func TestScheduleDelay(t *testing.T) {
 			calledAfter.Store(int64(time.Since(start)))
 			return s, nil
 		}
+		// The first iteration outlasts the delay, so the boundary after it
+		// starts the source; the second waits for its schedule.
 		e.onStep = func(k int) {
-			if k == 1 {
+			switch k {
+			case 1:
+				time.Sleep(delay)
+			case 2:
 				waitDelivered()
 			}
 		}
@@ -277,8 +283,8 @@ func TestScheduleDelay(t *testing.T) {
 		if got := time.Duration(calledAfter.Load()); got < delay {
 			t.Errorf("source started %v into the solve, before the %v delay", got, delay)
 		}
-		if res.Background.State != "ready" || res.SwitchIter != 2 || !res.SPACKept {
-			t.Errorf("background %s, switch %d (kept %v): want ready, switch at 2, kept", res.Background.State, res.SwitchIter, res.SPACKept)
+		if res.Background.State != "ready" || res.SwitchIter != 3 || !res.SPACKept {
+			t.Errorf("background %s, switch %d (kept %v): want ready, switch at 3, kept", res.Background.State, res.SwitchIter, res.SPACKept)
 		}
 		if res.Background.Time >= delay {
 			t.Errorf("partitioner time %v includes the delay", res.Background.Time)

@@ -11,7 +11,7 @@ import (
 type background struct {
 	cancel  context.CancelFunc
 	results chan bgResult // buffered: the goroutine never blocks on it
-	start   time.Time     // when the source started; zero while it waits out its delay
+	start   time.Time
 	elapsed time.Duration // partitioner time, set when its result is taken or at stop
 
 	mu       sync.Mutex
@@ -30,30 +30,13 @@ type bgResult struct {
 // so that a test can wait until its result is there.
 var testHookBackground func(*background)
 
-// startBackground runs src after delay, in a goroutine.
-func startBackground(ctx context.Context, eng Engine, src ScheduleSource, delay time.Duration) *background {
+func startBackground(ctx context.Context, eng Engine, src ScheduleSource) *background {
 	ctx, cancel := context.WithCancel(ctx)
-	b := &background{cancel: cancel, results: make(chan bgResult, 1)}
+	b := &background{cancel: cancel, results: make(chan bgResult, 1), start: time.Now()}
 	if testHookBackground != nil {
 		testHookBackground(b)
 	}
 	go func() {
-		if delay > 0 {
-			t := time.NewTimer(delay)
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				t.Stop()
-			}
-		}
-		// stop decides "not-started" from a zero start, under the lock.
-		b.mu.Lock()
-		if b.stopped {
-			b.mu.Unlock()
-			return
-		}
-		b.start = time.Now()
-		b.mu.Unlock()
 		s, err := src(ctx)
 		if err != nil {
 			b.results <- bgResult{err: err, elapsed: time.Since(b.start)}
@@ -115,21 +98,16 @@ func (b *background) poll() (op Op, err error, done bool) {
 
 // stop cancels the partitioner if it is still running, waits for an upload
 // under way and frees what nobody took. It returns the background's state
-// when the solver did not take its outcome: not-started (stopped within
-// its delay), cancelled (still partitioning),
+// when the solver did not take its outcome: cancelled (still partitioning),
 // late (the schedule was not on the device yet) or error; "" when it did.
 func (b *background) stop() (state string, err error) {
 	b.mu.Lock()
 	b.stopped = true
-	started := !b.start.IsZero()
 	b.mu.Unlock()
 	b.cancel()
 	b.onDevice.Wait()
 	if b.taken {
 		return "", nil
-	}
-	if !started {
-		return "not-started", nil
 	}
 	b.elapsed = time.Since(b.start)
 	select {

@@ -81,12 +81,13 @@ type Options struct {
 	// Schedule, when set, runs in the background (SPAC-adapt): its op is
 	// tried as soon as it is ready and kept if it is faster.
 	Schedule ScheduleSource
-	// ScheduleDelay holds Schedule back until the solve has run this long.
-	// Starting the partitioner costs the solve's host thread something
-	// (on the GPU machine a child process added about 0.15-0.3 ms to CG
-	// solves of 2-7 ms), and no schedule is ready sooner than a partition
-	// takes (0.15 s and up): a solve that ends within the delay never pays
-	// for it, and a longer one switches at most the delay later.
+	// ScheduleDelay holds Schedule back until the first iteration
+	// boundary this far into the solve. Starting the partitioner costs the
+	// solve's host thread something (a goroutine, a child process), and no
+	// schedule is ready sooner than a partition takes (0.15 s and up on
+	// the GPU machine): a solve that ends within the delay runs exactly as
+	// one without Schedule, and a longer one switches at most the delay
+	// (plus an iteration) later.
 	ScheduleDelay time.Duration
 	Probe         int // scored iterations an op runs before it is compared; 0: DefaultProbe
 	// TimeAll times every product. Otherwise an op's products are timed
@@ -215,6 +216,13 @@ type run struct {
 	tn    *tuner
 	bg    *background
 	start time.Time
+	// The background still to start, at the first iteration boundary
+	// Options.ScheduleDelay into the solve: until then a solve runs exactly
+	// as one without a background.
+	ctx     context.Context
+	eng     Engine
+	pending ScheduleSource
+	delay   time.Duration
 }
 
 func newRun(ctx context.Context, eng Engine, o *Options) (*run, error) {
@@ -223,7 +231,8 @@ func newRun(ctx context.Context, eng Engine, o *Options) (*run, error) {
 	}
 	r := &run{res: &Result{Background: Background{State: "none"}}, tn: newTuner(o.Ops, o.Probe, o.TimeAll), start: time.Now()}
 	if o.Schedule != nil {
-		r.bg = startBackground(ctx, eng, o.Schedule, o.ScheduleDelay)
+		r.ctx, r.eng, r.pending, r.delay = ctx, eng, o.Schedule, o.ScheduleDelay
+		r.startDue()
 	}
 	return r, nil
 }
@@ -256,6 +265,7 @@ func (r *run) iteration(k int, op Op, wall, spmv time.Duration, timed bool) {
 // there is reported, and the solve goes on with what it has.
 func (r *run) poll(k int) {
 	if r.bg == nil {
+		r.startDue()
 		return
 	}
 	op, err, done := r.bg.poll()
@@ -272,8 +282,19 @@ func (r *run) poll(k int) {
 	r.tn.offer(op)
 }
 
+// startDue starts the pending background once its delay has passed.
+func (r *run) startDue() {
+	if r.pending != nil && time.Since(r.start) >= r.delay {
+		r.bg = startBackground(r.ctx, r.eng, r.pending)
+		r.pending = nil
+	}
+}
+
 // finish stops the background and fills the totals.
 func (r *run) finish() {
+	if r.pending != nil {
+		r.res.Background.State = "not-started"
+	}
 	if r.bg != nil {
 		if state, err := r.bg.stop(); state != "" {
 			bgr := &r.res.Background

@@ -16,7 +16,7 @@
 # Usage: scripts/cg-bench.sh OUTDIR
 # Env: SPAC (bin/gpu/spac), REPS (3), MATRICES (.kit/matrices), INPUTS
 #      (space-separated "input:tol" pairs), PREC (fp64), REPEATS
-#      (space-separated "input:products" pairs of the SpMV loops)
+#      (space-separated "input:products" pairs of the SpMV loops; empty: none)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/cg-bench.sh OUTDIR}
@@ -24,10 +24,10 @@ spac=${SPAC:-bin/gpu/spac}
 reps=${REPS:-3}
 mats=${MATRICES:-.kit/matrices}
 prec=${PREC:-fp64}
-inputs=${INPUTS:-"$mats/bcsstk13.mtx.gz:1e-6 gen:stencil2d-1000@0.25:1e-8 gen:stencil3d-100@0.125:1e-8 gen:cant:1e-10 gen:cop20k_A@0.5:1e-10"}
+inputs=${INPUTS-"$mats/bcsstk13.mtx.gz:1e-6 gen:stencil2d-1000@0.25:1e-8 gen:stencil3d-100@0.125:1e-8 gen:cant:1e-10 gen:cop20k_A@0.5:1e-10"}
 # cant x 200,000 outlasts its partition (about 2 s) on a kernel where SPAC's
 # product is faster: the row that shows the switch paying.
-repeats=${REPEATS:-"gen:cant:20000 gen:cant:200000 gen:stencil2d-1000@0.25:200000"}
+repeats=${REPEATS-"gen:cant:20000 gen:cant:200000 gen:stencil2d-1000@0.25:200000"}
 mkdir -p "$out"
 # Fresh cache: the precomputed SPAC run and the adapt run both partition.
 export SPAC_CACHE_DIR=$(mktemp -d)

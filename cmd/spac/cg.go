@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -47,6 +48,7 @@ type cgFlags struct {
 	scheduleTo string
 	probe      int
 	repeat     int
+	runs       int
 	noCache    bool
 	history    bool
 	genScale   float64
@@ -136,6 +138,7 @@ queued without waiting for each other.`,
 	}
 	fl.IntVar(&f.probe, "probe", cg.DefaultProbe, "scored iterations a kernel runs (after one unscored) before SPAC-adapt compares its product time with the others'")
 	fl.IntVar(&f.repeat, "repeat", 0, "run this many products y = A x instead of solving")
+	fl.IntVar(&f.runs, "runs", 1, "solve (or --repeat) this many times in this process and report the run with the median total (min and max beside it); SPAC-adapt starts a fresh partitioner in each")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the schedule cache")
 	fl.BoolVar(&f.history, "history", false, "table: print the residual after every iteration")
 	fl.Float64Var(&f.genScale, "gen-scale", 1, "gen: inputs: factor on the number of rows of a preset (as 'spac gen --scale')")
@@ -164,6 +167,9 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 	}
 	if f.sched == "cusparse" && !f.useGPU && !f.adapt {
 		return nil, usagef("--schedule cusparse runs on the GPU: add --gpu")
+	}
+	if f.runs < 1 {
+		return nil, usagef("--runs %d: want 1 or more", f.runs)
 	}
 	if !(f.tol >= 0) || f.maxIters < 0 || f.repeat < 0 || f.probe < 1 {
 		return nil, usagef("--tol %g --max-iters %d --repeat %d --probe %d: want a tolerance >= 0, iterations >= 0, a probe of at least 1 iteration", f.tol, f.maxIters, f.repeat, f.probe)
@@ -225,16 +231,20 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 
 // cgReport is what the command prints, in every format.
 type cgReport struct {
-	Input        string     `json:"input"`
-	Rows         int        `json:"rows"`
-	NNZ          int        `json:"nnz"`
-	Precision    string     `json:"precision"`
-	Engine       string     `json:"engine"` // the device, or cpu
-	Mode         string     `json:"mode"`   // default, spac, cusparse, adapt
-	TrueResidual float64    `json:"true_residual"`
-	Partition    string     `json:"partition"` // how the schedule came: computed, cached, background, none
-	PartitionNS  int64      `json:"partition_ns"`
-	Result       *cg.Result `json:"result"`
+	Input        string  `json:"input"`
+	Rows         int     `json:"rows"`
+	NNZ          int     `json:"nnz"`
+	Precision    string  `json:"precision"`
+	Engine       string  `json:"engine"` // the device, or cpu
+	Mode         string  `json:"mode"`   // default, spac, cusparse, adapt
+	TrueResidual float64 `json:"true_residual"`
+	Partition    string  `json:"partition"` // how the schedule came: computed, cached, background, none
+	PartitionNS  int64   `json:"partition_ns"`
+	// Runs solves ran (--runs); Result is the one with the median total.
+	Runs       int        `json:"runs"`
+	MinTotalNS int64      `json:"min_total_ns"`
+	MaxTotalNS int64      `json:"max_total_ns"`
+	Result     *cg.Result `json:"result"`
 }
 
 func runCG(c *cobra.Command, path string, f *cgFlags) error {
@@ -368,22 +378,32 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 			return fmt.Errorf("warming up %s: %w", op.Name(), err)
 		}
 	}
-	// The set-up's garbage (reading, hashing for the cache) is collected
-	// now, in every mode alike, rather than during the timed solve.
-	runtime.GC()
-	var res *cg.Result
-	if f.repeat > 0 {
-		x := make([]float64, m.NCols)
-		for i := range x {
-			x[i] = 1
+	// Repeated runs in one process measure the solve without the noise of
+	// a fresh process and GPU context each time (tens of percent on a
+	// solve of a few milliseconds on the H100 machine).
+	var results []*cg.Result
+	for range f.runs {
+		// The garbage of the set-up and of the last run is collected now,
+		// in every mode alike, rather than during the timed run.
+		runtime.GC()
+		var res *cg.Result
+		if f.repeat > 0 {
+			x := make([]float64, m.NCols)
+			for i := range x {
+				x[i] = 1
+			}
+			res, err = cg.Repeat(ctx, eng, x, f.repeat, opts)
+		} else {
+			res, err = cg.Solve(ctx, eng, b, opts)
 		}
-		res, err = cg.Repeat(ctx, eng, x, f.repeat, opts)
-	} else {
-		res, err = cg.Solve(ctx, eng, b, opts)
+		if err != nil {
+			return err
+		}
+		results = append(results, res)
 	}
-	if err != nil {
-		return err
-	}
+	slices.SortStableFunc(results, func(a, b *cg.Result) int { return cmp.Compare(a.Total, b.Total) })
+	res := results[(len(results)-1)/2]
+	rep.Runs, rep.MinTotalNS, rep.MaxTotalNS = len(results), int64(results[0].Total), int64(results[len(results)-1].Total)
 	rep.Result = res
 	if rep.Partition == "background" {
 		rep.PartitionNS = int64(res.Background.Time)
@@ -585,7 +605,12 @@ func writeCGTable(w io.Writer, rep *cgReport, history bool) {
 	if r.Stop != cg.RepeatsDone {
 		fmt.Fprintf(w, "final residual   %.3g (recursive), %.3g (true ||b - A x|| / ||b||)\n", r.Residual, rep.TrueResidual)
 	}
-	fmt.Fprintf(w, "total time       %.3f ms\n", msOf(r.Total))
+	if rep.Runs > 1 {
+		fmt.Fprintf(w, "total time       %.3f ms (median of %d runs, %.3f to %.3f ms; the rest is that run's)\n",
+			msOf(r.Total), rep.Runs, float64(rep.MinTotalNS)/1e6, float64(rep.MaxTotalNS)/1e6)
+	} else {
+		fmt.Fprintf(w, "total time       %.3f ms\n", msOf(r.Total))
+	}
 	share := 0.0
 	if r.Total > 0 {
 		share = 100 * float64(r.SpMVTime) / float64(r.Total)
@@ -617,10 +642,12 @@ func writeCGCSV(w io.Writer, rep *cgReport) error {
 	cw := csv.NewWriter(w)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 	cw.Write([]string{"input", "rows", "nnz", "precision", "engine", "mode", "final_kernel", "stop", "iterations", "residual", "true_residual",
-		"total_ms", "spmv_ms", "iter_before_us", "iter_after_us", "switch_iteration", "spac_kept", "partition", "partition_state", "partition_ms"})
+		"total_ms", "spmv_ms", "iter_before_us", "iter_after_us", "switch_iteration", "spac_kept", "partition", "partition_state", "partition_ms",
+		"runs", "total_min_ms", "total_max_ms"})
 	cw.Write([]string{rep.Input, strconv.Itoa(rep.Rows), strconv.Itoa(rep.NNZ), rep.Precision, rep.Engine, rep.Mode, last, string(r.Stop),
 		strconv.Itoa(r.Iterations), g(r.Residual), g(rep.TrueResidual), g(msOf(r.Total)), g(msOf(r.SpMVTime)), g(usOf(before)), g(usOf(after)),
-		strconv.Itoa(r.SwitchIter), strconv.FormatBool(r.SPACKept), rep.Partition, r.Background.State, g(float64(rep.PartitionNS) / 1e6)})
+		strconv.Itoa(r.SwitchIter), strconv.FormatBool(r.SPACKept), rep.Partition, r.Background.State, g(float64(rep.PartitionNS) / 1e6),
+		strconv.Itoa(rep.Runs), g(float64(rep.MinTotalNS) / 1e6), g(float64(rep.MaxTotalNS) / 1e6)})
 	cw.Flush()
 	return cw.Error()
 }

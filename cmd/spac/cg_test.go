@@ -128,3 +128,22 @@ func TestCGCommandGPUWithoutCUDA(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
+
+// --runs N solves N times and reports the run with the median total.
+func TestCGRuns(t *testing.T) {
+	out, errOut, code, _ := executeStreams(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--runs", "3", "--format", "json", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep cgReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if tot := int64(rep.Result.Total); rep.Runs != 3 || rep.MinTotalNS > tot || tot > rep.MaxTotalNS || rep.Result.Stop != "converged" {
+		t.Errorf("runs %d, totals %d <= %d <= %d, stop %s: want 3 runs, the median between min and max, converged",
+			rep.Runs, rep.MinTotalNS, tot, rep.MaxTotalNS, rep.Result.Stop)
+	}
+	if _, errOut, code, _ := executeStreams(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--runs", "0"); code != 2 || !strings.Contains(errOut, "--runs 0") {
+		t.Errorf("--runs 0: exit %d, %q; want usage exit 2 naming the flag", code, errOut)
+	}
+}

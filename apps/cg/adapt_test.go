@@ -343,12 +343,18 @@ func TestRepeatAdapts(t *testing.T) {
 			t.Fatalf("row %d: %g, want %g", i, got[i], want[i])
 		}
 	}
-	// The untimed products count at their kernel's median.
-	if want := 5*10*time.Microsecond + 15*5*time.Microsecond; res.SpMVTime != want {
-		t.Errorf("product time %v, want %v (5 CSR products, 15 with the schedule)", res.SpMVTime, want)
+	// CSR runs 5 products, the schedule its 1 + probe, CSR is timed again
+	// for probe products beside it, and the schedule runs the rest. The
+	// untimed products count at their kernel's median.
+	nCSR := 5 + DefaultProbe
+	if want := time.Duration(nCSR)*10*time.Microsecond + time.Duration(20-nCSR)*5*time.Microsecond; res.SpMVTime != want {
+		t.Errorf("product time %v, want %v (%d CSR products, %d with the schedule)", res.SpMVTime, want, nCSR, 20-nCSR)
 	}
-	if want := 2 * (1 + DefaultProbe); e.timed != want {
-		t.Errorf("%d products timed, want %d (the probes of CSR and of the schedule)", e.timed, want)
+	if want := 2*(1+DefaultProbe) + DefaultProbe; e.timed != want {
+		t.Errorf("%d products timed, want %d (the probes of CSR and of the schedule, CSR's again)", e.timed, want)
+	}
+	if n := len(res.Segments); n != 4 || res.Segments[2].Kernel != "cpu-csr" || res.Segments[2].Iters != DefaultProbe {
+		t.Errorf("segments %+v: want CSR, the schedule's probe, CSR's second probe of %d, the schedule", res.Segments, DefaultProbe)
 	}
 }
 
@@ -373,5 +379,45 @@ func TestTimingOnlyWhileProbing(t *testing.T) {
 		if got := res.SpMVTime; got != time.Duration(res.Iterations)*10*time.Microsecond || res.Segments[0].SpMV != got {
 			t.Errorf("TimeAll %v: product time %v (segment %v), want %d x 10us", all, got, res.Segments[0].SpMV, res.Iterations)
 		}
+	}
+}
+
+// A schedule offered late is compared with the current op timed again
+// beside it, not with the current op's samples from the start.
+func TestTunerReprobesCurrentOp(t *testing.T) {
+	us := func(n int) time.Duration { return time.Duration(n) * time.Microsecond }
+	for _, tc := range []struct {
+		name    string
+		again   int // the current op's product time when timed again
+		wantCSR bool
+	}{
+		{"the current op got faster", 4, true},
+		{"the current op is as slow as before", 10, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tn := newTuner([]Op{CSROp{}}, 2, false)
+			for range 3 {
+				tn.record(us(10))
+			}
+			if tn.timed() {
+				t.Fatal("a lone op timed past its probe")
+			}
+			tn.offer(ScheduleOp{})
+			for range 3 {
+				if !tn.timed() || !tn.op().UsesSchedule() {
+					t.Fatalf("the offered op is not being probed (op %s, timed %v)", tn.op().Name(), tn.timed())
+				}
+				tn.record(us(5))
+			}
+			for range 2 {
+				if !tn.timed() || tn.op().UsesSchedule() {
+					t.Fatalf("the current op is not timed again (op %s, timed %v)", tn.op().Name(), tn.timed())
+				}
+				tn.record(us(tc.again))
+			}
+			if got := !tn.op().UsesSchedule(); got != tc.wantCSR || tn.timed() {
+				t.Errorf("kept %s (timed %v), want CSR %v and no more timing", tn.op().Name(), tn.timed(), tc.wantCSR)
+			}
+		})
 	}
 }

@@ -11,10 +11,13 @@ import (
 // op's first product is never scored: it pays one-time costs (the driver
 // loads a kernel at its first launch, cuSPARSE sets itself up) that say
 // nothing about the iterations to come. Ops come from Options.Ops at the
-// start and from the background (offer) later. Products are timed until
-// the op running them has its 1 + probe samples (a lone op too: the
-// estimate of the untimed products' time needs them), or always with
-// timeAll.
+// start and from the background (offer) later. An op offered later is
+// compared with the current op timed again right after it, not with the
+// current op's samples from the start: the machine's state drifts over a
+// long run by more than the few percent a schedule may gain. Products are
+// timed until the op running them has the samples its probe needs (a lone
+// op too: the estimate of the untimed products' time needs them), or
+// always with timeAll.
 type tuner struct {
 	probe   int
 	timeAll bool
@@ -27,6 +30,7 @@ type tuner struct {
 type candidate struct {
 	op      Op
 	samples []time.Duration // product times, most recent last
+	due     int             // samples it must have before its probe ends
 }
 
 // score is the lower median of the last probe samples after the first
@@ -42,9 +46,9 @@ func (c *candidate) score(probe int) time.Duration {
 }
 
 func newTuner(ops []Op, probe int, timeAll bool) *tuner {
-	t := &tuner{probe: probe, timeAll: timeAll, cur: &candidate{op: ops[0]}, probing: len(ops) > 1}
+	t := &tuner{probe: probe, timeAll: timeAll, cur: &candidate{op: ops[0], due: 1 + probe}, probing: len(ops) > 1}
 	for _, op := range ops[1:] {
-		t.queue = append(t.queue, &candidate{op: op})
+		t.queue = append(t.queue, &candidate{op: op, due: 1 + probe})
 	}
 	return t
 }
@@ -52,7 +56,7 @@ func newTuner(ops []Op, probe int, timeAll bool) *tuner {
 func (t *tuner) op() Op { return t.cur.op }
 
 // timed reports whether the next product must be timed and recorded.
-func (t *tuner) timed() bool { return t.timeAll || len(t.cur.samples) < 1+t.probe }
+func (t *tuner) timed() bool { return t.timeAll || len(t.cur.samples) < t.cur.due }
 
 // median is the score of the op named name: what its untimed products are
 // counted at (0 for an op never timed).
@@ -72,7 +76,7 @@ func (t *tuner) record(d time.Duration) {
 	if len(t.cur.samples) == 1 {
 		t.seen = append(t.seen, t.cur)
 	}
-	if !t.probing || len(t.cur.samples) < 1+t.probe {
+	if !t.probing || len(t.cur.samples) < t.cur.due {
 		return
 	}
 	if len(t.queue) > 0 {
@@ -92,9 +96,12 @@ func (t *tuner) record(d time.Duration) {
 
 // offer queues op (a new schedule) to run from the next iteration on.
 func (t *tuner) offer(op Op) {
-	c := &candidate{op: op}
+	c := &candidate{op: op, due: 1 + t.probe}
 	switch {
 	case !t.probing:
+		// The current op is timed again after the new one's probe.
+		t.cur.due = len(t.cur.samples) + t.probe
+		t.queue = append(t.queue, t.cur)
 		t.cur, t.probing = c, true
 	case len(t.cur.samples) == 0:
 		// The op due next has not run yet: the new one goes first.

@@ -4,20 +4,20 @@
 # solve; its time reported apart) and SPAC-adapt CG (partitioned in the
 # background while the solve runs), with totals, product times and the
 # switch iteration; then the same four for repeated-SpMV loops. Every
-# configuration runs REPS times (fresh processes, the modes in turn); the
-# table shows the run with the median total. SPAC-adapt runs with its defaults: it starts on
-# cuSPARSE, partitions in a child process at nice 19, and times products
-# only while it compares kernels (as the other modes do), and starts the
-# partitioner 10 ms into the solve (--adapt-delay).
+# input runs in REPS fresh processes, each solving with the four modes in
+# turn (so that they share the process's and the machine's state); the
+# table shows the process with the median total per mode. A CG row's
+# process solves RUNS rounds and reports, per mode, its run with the median
+# total: a solve of a few milliseconds varies by tens of percent from one
+# fresh process to the next, far more than the 2% the goal asks about.
+# SPAC-adapt runs with its defaults: it starts on cuSPARSE, partitions in a
+# child process at nice 19 from 10 ms into the solve on (--adapt-delay), and
+# times products only while it compares kernels (as the other modes do).
 #
 # Runs where bin/gpu/spac runs (the GPU machine; build it with 'make gpu'
 # and carry bin/gpu). No Go needed.
 #
 # Usage: scripts/cg-bench.sh OUTDIR
-# A CG row's process solves RUNS times and reports its run with the median
-# total: a solve of a few milliseconds varies by tens of percent from one
-# fresh process to the next, far more than the 2% the goal asks about.
-#
 # Env: SPAC (bin/gpu/spac), REPS (3), RUNS (11), MATRICES (.kit/matrices), INPUTS
 #      (space-separated "input:tol" pairs), PREC (fp64), REPEATS
 #      (space-separated "input:products" pairs of the SpMV loops; empty: none)
@@ -41,31 +41,19 @@ csv="$out/runs.csv"
 log="$out/runs.log"
 : >"$log"
 
-modes=(cusparse default spac adapt)
-mode_args() {
-  case $1 in
-    adapt) echo "--adapt --no-cache" ;;
-    spac) echo "--schedule spac --no-cache" ;;
-    *) echo "--schedule $1" ;;
-  esac
-}
-
-# run INPUT TOL EXTRA...: every mode REPS times, rows appended to runs.csv
-# (header once) with a leading column: what was measured.
+# run INPUT TOL WHAT EXTRA...: REPS processes, each solving with every mode
+# in turn (--schedule LIST) so that the modes share the machine's state;
+# rows appended to runs.csv (header once) with two leading columns: what
+# was measured and the process.
 run() {
   local in=$1 tol=$2 what=$3
   shift 3
-  # Rounds of every mode in turn, so that drift in the machine's state
-  # (clocks, other load) spreads over the modes alike.
   for rep in $(seq "$reps"); do
-    for mode in "${modes[@]}"; do
-      # shellcheck disable=SC2046
-      line=$("$spac" cg "$in" --gpu --precision "$prec" --tol "$tol" $(mode_args "$mode") "$@" --format csv 2>>"$log") || {
-        echo "cg-bench: $in $mode failed (see runs.log)" >&2; continue; }
-      if [ ! -s "$csv" ]; then echo "what,rep,$(echo "$line" | head -1)" >"$csv"; fi
-      echo "$what,$rep,$(echo "$line" | tail -1)" >>"$csv"
-      echo "cg-bench: $what $in $mode rep $rep: $(echo "$line" | tail -1)" >&2
-    done
+    out=$("$spac" cg "$in" --gpu --precision "$prec" --tol "$tol" --schedule cusparse,default,spac,adapt --no-cache "$@" \
+      --format csv 2>>"$log") || { echo "cg-bench: $in failed (see runs.log)" >&2; continue; }
+    if [ ! -s "$csv" ]; then echo "what,rep,$(echo "$out" | head -1)" >"$csv"; fi
+    echo "$out" | tail -n +2 | sed "s/^/$what,$rep,/" >>"$csv"
+    echo "cg-bench: $what $in rep $rep done" >&2
   done
 }
 

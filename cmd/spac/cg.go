@@ -67,7 +67,8 @@ iteration before and after the switch to the SPAC kernel, the iteration of
 the switch, and the partitioner's own time. --history prints the residual
 after every iteration.
 
-Schedules (the SpMV of every iteration):
+Schedules (the SpMV of every iteration; --schedule takes a comma-separated
+list too, solved in turn in every run, with one report per mode):
   default   --default-kernel (coo-atomic: contiguous chunks of nonzeros in
             row order, the paper's default schedule)
   spac      --spac-kernel on the SPAC schedule, partitioned before the
@@ -117,7 +118,7 @@ queued without waiting for each other.`,
 	fl.BoolVar(&f.useGPU, "gpu", false, "solve on the GPU (needs a binary built with 'make gpu' and an NVIDIA GPU)")
 	fl.IntVar(&f.device, "device", 0, "GPU ordinal")
 	fl.BoolVar(&f.adapt, "adapt", false, "SPAC-adapt: start with cuSPARSE (--adapt-start), partition in the background, switch when the schedule is ready and faster")
-	fl.StringVar(&f.sched, "schedule", "default", "SpMV of every iteration: default, spac or cusparse (ignored with --adapt)")
+	fl.StringVar(&f.sched, "schedule", "default", "SpMV of every iteration: default, spac, cusparse or adapt (= --adapt); a comma-separated list solves with each in turn, every run, and prints one report per mode (ignored with --adapt)")
 	fl.Float64Var(&f.tol, "tol", 1e-8, "stop when ||r|| / ||b|| <= tol")
 	fl.IntVar(&f.maxIters, "max-iters", 20000, "stop after this many iterations")
 	fl.StringVar(&f.precision, "precision", "fp64", "fp32 or fp64 (vectors and values; dot products accumulate in fp64)")
@@ -152,6 +153,7 @@ type cgSetup struct {
 	spacKernel gpu.Kernel
 	probeOps   []gpu.Kernel
 	sopts      schedule.Options
+	modes      []string // default, spac, cusparse, adapt: solved in turn
 }
 
 func (f *cgFlags) parse() (*cgSetup, error) {
@@ -160,13 +162,19 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 	if st.prec, err = gpu.ParsePrecision(f.precision); err != nil {
 		return nil, usagef("--precision: %v", err)
 	}
-	switch f.sched {
-	case "default", "spac", "cusparse":
-	default:
-		return nil, usagef("--schedule %q: want default, spac or cusparse", f.sched)
+	st.modes = []string{"adapt"}
+	if !f.adapt {
+		st.modes = strings.Split(f.sched, ",")
 	}
-	if f.sched == "cusparse" && !f.useGPU && !f.adapt {
-		return nil, usagef("--schedule cusparse runs on the GPU: add --gpu")
+	for i, mode := range st.modes {
+		switch {
+		case mode != "default" && mode != "spac" && mode != "cusparse" && mode != "adapt":
+			return nil, usagef("--schedule %q: want default, spac, cusparse or adapt, or a comma-separated list of them", f.sched)
+		case slices.Contains(st.modes[:i], mode):
+			return nil, usagef("--schedule %q: %s twice", f.sched, mode)
+		case mode == "cusparse" && !f.useGPU:
+			return nil, usagef("--schedule cusparse runs on the GPU: add --gpu")
+		}
 	}
 	if f.runs < 1 {
 		return nil, usagef("--runs %d: want 1 or more", f.runs)
@@ -292,11 +300,7 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	}
 	label := inputLabel(path, coo)
 	rep := &cgReport{Input: label, Rows: m.NRows, NNZ: m.NNZ(), Precision: st.prec.String(), Engine: "cpu", Partition: "none"}
-	rep.Mode = f.sched
-	if f.adapt {
-		rep.Mode = "adapt"
-	}
-	fmt.Fprintf(progress, "%s: %d x %d, %d entries, %s CG (%s)\n", label, m.NRows, m.NCols, m.NNZ(), st.prec, rep.Mode)
+	fmt.Fprintf(progress, "%s: %d x %d, %d entries, %s CG (%s)\n", label, m.NRows, m.NCols, m.NNZ(), st.prec, strings.Join(st.modes, ", "))
 
 	var eng cg.Engine
 	// kernelOp prepares a GPU kernel without a schedule (GPU only).
@@ -320,44 +324,134 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	}
 
 	src, cache := cgScheduleSource(f, st, coo, used, progress)
-	opts := cg.Options{Tol: f.tol, MaxIters: f.maxIters, Probe: f.probe, TimeAll: f.timeAll}
 	ctx := c.Context()
+	reps := make([]*cgReport, len(st.modes))
+	optsOf := make([]cg.Options, len(st.modes))
+	for i, mode := range st.modes {
+		r := *rep
+		r.Mode = mode
+		reps[i] = &r
+		if optsOf[i], err = cgModeOptions(c, path, f, st, &r, eng, kernelOp, src, cache, used, progress); err != nil {
+			return err
+		}
+	}
+	// Repeated runs in one process measure the solve without the noise of
+	// a fresh process and GPU context each time (tens of percent on a
+	// solve of a few milliseconds on the H100 machine); several modes run
+	// in turn within each round, so that they share the machine's state.
+	results := make([][]*cg.Result, len(st.modes))
+	for range f.runs {
+		for i := range st.modes {
+			// The garbage of the set-up and of the last run is collected
+			// now, in every mode alike, rather than during the timed run.
+			runtime.GC()
+			var res *cg.Result
+			if f.repeat > 0 {
+				x := make([]float64, m.NCols)
+				for i := range x {
+					x[i] = 1
+				}
+				res, err = cg.Repeat(ctx, eng, x, f.repeat, optsOf[i])
+			} else {
+				res, err = cg.Solve(ctx, eng, b, optsOf[i])
+			}
+			if err != nil {
+				return fmt.Errorf("%s (%s): %w", label, st.modes[i], err)
+			}
+			results[i] = append(results[i], res)
+		}
+	}
+	var failed *cg.Result
+	for i, rep := range reps {
+		rs := results[i]
+		slices.SortStableFunc(rs, func(a, b *cg.Result) int { return cmp.Compare(a.Total, b.Total) })
+		res := rs[(len(rs)-1)/2]
+		rep.Runs, rep.MinTotalNS, rep.MaxTotalNS = len(rs), int64(rs[0].Total), int64(rs[len(rs)-1].Total)
+		rep.Result = res
+		if rep.Partition == "background" {
+			rep.PartitionNS = int64(res.Background.Time)
+		}
+		if f.repeat == 0 {
+			if rep.TrueResidual, err = cg.TrueResidual(m, b, res.X); err != nil {
+				return err
+			}
+		}
+		if res.Stop == cg.Breakdown || res.Stop == cg.NonFinite {
+			failed = res
+		}
+	}
+	w := c.OutOrStdout()
+	switch f.format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if len(reps) == 1 {
+			err = enc.Encode(reps[0])
+		} else {
+			err = enc.Encode(reps)
+		}
+	case "csv":
+		err = writeCGCSV(w, reps)
+	default:
+		for i, rep := range reps {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			writeCGTable(w, rep, f.history)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if failed != nil {
+		return fmt.Errorf("%s: %s", label, failed.Reason)
+	}
+	return nil
+}
+
+// cgModeOptions sets up one mode's solve: its starting kernels (each run
+// once untimed, as part of the set-up) and, for SPAC-adapt, its background.
+// It fills rep's partition fields; the spac mode partitions here.
+func cgModeOptions(c *cobra.Command, path string, f *cgFlags, st *cgSetup, rep *cgReport, eng cg.Engine, kernelOp func(gpu.Kernel) (cg.Op, error),
+	src func(context.Context) (*schedule.Schedule, string, error), cache cgCache, used *matrices.COO, progress io.Writer) (cg.Options, error) {
+	opts := cg.Options{Tol: f.tol, MaxIters: f.maxIters, Probe: f.probe, TimeAll: f.timeAll}
+	var err error
 	switch rep.Mode {
 	case "default":
 		op := cg.Op(cg.CSROp{})
 		if f.useGPU {
 			if op, err = kernelOp(st.defKernel); err != nil {
-				return err
+				return opts, err
 			}
 		}
 		opts.Ops = []cg.Op{op}
 	case "cusparse":
 		op, err := kernelOp(gpu.CuSPARSECSR)
 		if err != nil {
-			return err
+			return opts, err
 		}
 		opts.Ops = []cg.Op{op}
 	case "spac":
 		start := time.Now()
-		s, how, err := src(ctx)
+		s, how, err := src(c.Context())
 		if err != nil {
-			return err
+			return opts, err
 		}
 		op, err := prepareNow(eng, s)
 		if err != nil {
-			return err
+			return opts, err
 		}
 		rep.Partition, rep.PartitionNS = how, int64(time.Since(start))
 		opts.Ops = []cg.Op{op}
 	case "adapt":
 		if opts.Ops, err = adaptOps(f, st, kernelOp, progress); err != nil {
-			return err
+			return opts, err
 		}
 		if s, ok := cache.load(); ok {
 			// From the first iteration on, the other kernels still probed.
 			op, err := prepareNow(eng, s)
 			if err != nil {
-				return err
+				return opts, err
 			}
 			rep.Partition = "cached"
 			opts.Ops = append([]cg.Op{op}, opts.Ops...)
@@ -365,7 +459,7 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 			rep.Partition = "background"
 			opts.ScheduleDelay = f.delay
 			if opts.Schedule, err = backgroundSource(c, path, f, src, used, progress); err != nil {
-				return err
+				return opts, err
 			}
 		}
 	}
@@ -375,62 +469,10 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	// waits for the product and warms the events up.
 	for _, op := range opts.Ops {
 		if _, err := eng.Multiply(op, true); err != nil {
-			return fmt.Errorf("warming up %s: %w", op.Name(), err)
+			return opts, fmt.Errorf("warming up %s: %w", op.Name(), err)
 		}
 	}
-	// Repeated runs in one process measure the solve without the noise of
-	// a fresh process and GPU context each time (tens of percent on a
-	// solve of a few milliseconds on the H100 machine).
-	var results []*cg.Result
-	for range f.runs {
-		// The garbage of the set-up and of the last run is collected now,
-		// in every mode alike, rather than during the timed run.
-		runtime.GC()
-		var res *cg.Result
-		if f.repeat > 0 {
-			x := make([]float64, m.NCols)
-			for i := range x {
-				x[i] = 1
-			}
-			res, err = cg.Repeat(ctx, eng, x, f.repeat, opts)
-		} else {
-			res, err = cg.Solve(ctx, eng, b, opts)
-		}
-		if err != nil {
-			return err
-		}
-		results = append(results, res)
-	}
-	slices.SortStableFunc(results, func(a, b *cg.Result) int { return cmp.Compare(a.Total, b.Total) })
-	res := results[(len(results)-1)/2]
-	rep.Runs, rep.MinTotalNS, rep.MaxTotalNS = len(results), int64(results[0].Total), int64(results[len(results)-1].Total)
-	rep.Result = res
-	if rep.Partition == "background" {
-		rep.PartitionNS = int64(res.Background.Time)
-	}
-	if f.repeat == 0 {
-		if rep.TrueResidual, err = cg.TrueResidual(m, b, res.X); err != nil {
-			return err
-		}
-	}
-	w := c.OutOrStdout()
-	switch f.format {
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(rep)
-	case "csv":
-		err = writeCGCSV(w, rep)
-	default:
-		writeCGTable(w, rep, f.history)
-	}
-	if err != nil {
-		return err
-	}
-	if res.Stop == cg.Breakdown || res.Stop == cg.NonFinite {
-		return fmt.Errorf("%s: %s", label, res.Reason)
-	}
-	return nil
+	return opts, nil
 }
 
 // adaptOps are SPAC-adapt's starting kernels: the one of --adapt-start,
@@ -632,22 +674,24 @@ func writeCGTable(w io.Writer, rep *cgReport, history bool) {
 	}
 }
 
-func writeCGCSV(w io.Writer, rep *cgReport) error {
-	r := rep.Result
-	before, after := r.PerIteration()
-	last := ""
-	if n := len(r.Segments); n > 0 {
-		last = r.Segments[n-1].Kernel
-	}
+func writeCGCSV(w io.Writer, reps []*cgReport) error {
 	cw := csv.NewWriter(w)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 	cw.Write([]string{"input", "rows", "nnz", "precision", "engine", "mode", "final_kernel", "stop", "iterations", "residual", "true_residual",
 		"total_ms", "spmv_ms", "iter_before_us", "iter_after_us", "switch_iteration", "spac_kept", "partition", "partition_state", "partition_ms",
 		"runs", "total_min_ms", "total_max_ms"})
-	cw.Write([]string{rep.Input, strconv.Itoa(rep.Rows), strconv.Itoa(rep.NNZ), rep.Precision, rep.Engine, rep.Mode, last, string(r.Stop),
-		strconv.Itoa(r.Iterations), g(r.Residual), g(rep.TrueResidual), g(msOf(r.Total)), g(msOf(r.SpMVTime)), g(usOf(before)), g(usOf(after)),
-		strconv.Itoa(r.SwitchIter), strconv.FormatBool(r.SPACKept), rep.Partition, r.Background.State, g(float64(rep.PartitionNS) / 1e6),
-		strconv.Itoa(rep.Runs), g(float64(rep.MinTotalNS) / 1e6), g(float64(rep.MaxTotalNS) / 1e6)})
+	for _, rep := range reps {
+		r := rep.Result
+		before, after := r.PerIteration()
+		last := ""
+		if n := len(r.Segments); n > 0 {
+			last = r.Segments[n-1].Kernel
+		}
+		cw.Write([]string{rep.Input, strconv.Itoa(rep.Rows), strconv.Itoa(rep.NNZ), rep.Precision, rep.Engine, rep.Mode, last, string(r.Stop),
+			strconv.Itoa(r.Iterations), g(r.Residual), g(rep.TrueResidual), g(msOf(r.Total)), g(msOf(r.SpMVTime)), g(usOf(before)), g(usOf(after)),
+			strconv.Itoa(r.SwitchIter), strconv.FormatBool(r.SPACKept), rep.Partition, r.Background.State, g(float64(rep.PartitionNS) / 1e6),
+			strconv.Itoa(rep.Runs), g(float64(rep.MinTotalNS) / 1e6), g(float64(rep.MaxTotalNS) / 1e6)})
+	}
 	cw.Flush()
 	return cw.Error()
 }

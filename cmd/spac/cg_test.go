@@ -129,7 +129,8 @@ func TestCGCommandGPUWithoutCUDA(t *testing.T) {
 	}
 }
 
-// --runs N solves N times and reports the run with the median total.
+// --runs N solves N times and reports the run with the median total, for
+// each mode of --schedule.
 func TestCGRuns(t *testing.T) {
 	out, errOut, code, _ := executeStreams(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--runs", "3", "--format", "json", "--quiet")
 	if code != 0 {
@@ -142,6 +143,13 @@ func TestCGRuns(t *testing.T) {
 	if tot := int64(rep.Result.Total); rep.Runs != 3 || rep.MinTotalNS > tot || tot > rep.MaxTotalNS || rep.Result.Stop != "converged" {
 		t.Errorf("runs %d, totals %d <= %d <= %d, stop %s: want 3 runs, the median between min and max, converged",
 			rep.Runs, rep.MinTotalNS, tot, rep.MaxTotalNS, rep.Result.Stop)
+	}
+	// Several modes: solved in turn, one CSV row each, in the order given.
+	out, errOut, code, _ = executeStreams(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--schedule", "spac,default", "--runs", "2",
+		"-b", "64", "--no-cache", "--format", "csv", "--quiet")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 3 || !strings.Contains(lines[1], ",spac,") || !strings.Contains(lines[2], ",default,") {
+		t.Errorf("--schedule spac,default: exit %d, %q (%s); want a header and a row per mode, in order", code, out, errOut)
 	}
 	if _, errOut, code, _ := executeStreams(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--runs", "0"); code != 2 || !strings.Contains(errOut, "--runs 0") {
 		t.Errorf("--runs 0: exit %d, %q; want usage exit 2 naming the flag", code, errOut)

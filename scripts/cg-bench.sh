@@ -46,13 +46,14 @@ log="$out/runs.log"
 # rows appended to runs.csv (header once) with two leading columns: what
 # was measured and the process.
 run() {
-  local in=$1 tol=$2 what=$3
+  local in=$1 tol=$2 what=$3 rep
   shift 3
   for rep in $(seq "$reps"); do
-    out=$("$spac" cg "$in" --gpu --precision "$prec" --tol "$tol" --schedule cusparse,default,spac,adapt --no-cache "$@" \
+    local rows
+    rows=$("$spac" cg "$in" --gpu --precision "$prec" --tol "$tol" --schedule cusparse,default,spac,adapt --no-cache "$@" \
       --format csv 2>>"$log") || { echo "cg-bench: $in failed (see runs.log)" >&2; continue; }
-    if [ ! -s "$csv" ]; then echo "what,rep,$(echo "$out" | head -1)" >"$csv"; fi
-    echo "$out" | tail -n +2 | sed "s/^/$what,$rep,/" >>"$csv"
+    if [ ! -s "$csv" ]; then echo "what,rep,$(echo "$rows" | head -1)" >"$csv"; fi
+    echo "$rows" | tail -n +2 | sed "s/^/$what,$rep,/" >>"$csv"
     echo "cg-bench: $what $in rep $rep done" >&2
   done
 }

@@ -130,11 +130,13 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 	p := Partition{K: opts.K, Part: part}
 
 	progress("cap")
+	reclaim()
 	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
 		return Partition{}, fmt.Errorf("spac: %w", err)
 	}
 	if opts.Polish > 0 {
 		progress("polish")
+		reclaim()
 		if _, err := Polish(ctx, g, inc, &p, opts.Cap, opts.Polish); err != nil {
 			return Partition{}, fmt.Errorf("spac: %w", err)
 		}

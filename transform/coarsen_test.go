@@ -26,7 +26,7 @@ func TestCoarsenProperties(t *testing.T) {
 		for level := 0; level < 3; level++ {
 			n := w.NumVertices()
 			maxWeight := int32(2 + r.IntN(6))
-			lv, err := Coarsen(w, weight, maxWeight, nil)
+			lv, err := new(Coarsener).Coarsen(w, weight, maxWeight, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +85,7 @@ func TestCoarsenDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := Coarsen(w, nil, 64, nil)
+	first, err := new(Coarsener).Coarsen(w, nil, 64, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestCoarsenDeterministic(t *testing.T) {
 		t.Errorf("one level kept %d of %d vertices", first.Graph.NumVertices(), w.NumVertices())
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	again, err := Coarsen(w, nil, 64, nil)
+	again, err := new(Coarsener).Coarsen(w, nil, 64, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,9 +120,10 @@ func BenchmarkCoarsen(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	var cs Coarsener
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Coarsen(w, nil, 64, nil); err != nil {
+		if _, err := cs.Coarsen(w, nil, 64, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,7 +1,5 @@
 package transform
 
-import "slices"
-
 // Refine improves a k-way partition of w in place by greedy boundary moves,
 // the refinement METIS runs at every level of its own uncoarsening: a vertex
 // moves to the neighbouring part it is most strongly connected to when that
@@ -26,14 +24,21 @@ func Refine(w *WeightedGraph, weight []int32, part []int32, k int, maxLoad int64
 	for v := 0; v < n; v++ {
 		load[part[v]] += int64(vertexWeight(weight, int32(v)))
 	}
-	queue := boundary(w, part)
-	// queued[v] == pass+1 once v is in the queue of the pass after pass.
+	lists := make([][]int32, min(refineChunks, max(n, 1)))
+	queue := selectVertices(n, lists, nil, func(v int32) bool {
+		a := part[v]
+		for _, u := range w.Adjncy[w.Xadj[v]:w.Xadj[v+1]] {
+			if part[u] != a {
+				return true
+			}
+		}
+		return false
+	})
+	// queued[v] == pass+1 once v is in the queue of the pass after pass;
+	// that queue is read back from the marks, in index order.
 	queued := make([]int32, n)
 	proposed := make([][]int32, refineChunks)
 	kept := make([][]int32, refineChunks)
-	// Fresh memory is expensive to touch; a buffer of n is touched only
-	// as far as it fills.
-	next := make([]int32, 0, n)
 	mover := newMoveFinder(k)
 	moves := 0
 	for pass := 0; pass < passes && len(queue) > 0; pass++ {
@@ -49,23 +54,16 @@ func Refine(w *WeightedGraph, weight []int32, part []int32, k int, maxLoad int64
 				}
 			}
 		})
-		next = next[:0]
 		mark := int32(pass + 1)
-		enqueue := func(v int32) {
-			if queued[v] != mark {
-				queued[v] = mark
-				next = append(next, v)
-			}
-		}
 		for c := 0; c < chunks; c++ {
 			for _, v := range kept[c] {
-				enqueue(v)
+				queued[v] = mark
 			}
 			for _, v := range proposed[c] {
 				b, ok, waiting := mover.best(w, weight, part, load, maxLoad, v)
 				if !ok {
 					if waiting {
-						enqueue(v)
+						queued[v] = mark
 					}
 					continue
 				}
@@ -74,14 +72,15 @@ func Refine(w *WeightedGraph, weight []int32, part []int32, k int, maxLoad int64
 				load[a] -= wv
 				load[b] += wv
 				moves++
-				enqueue(v)
+				queued[v] = mark
 				for _, u := range w.Adjncy[w.Xadj[v]:w.Xadj[v+1]] {
-					enqueue(u)
+					queued[u] = mark
 				}
 			}
 		}
-		slices.Sort(next)
-		queue, next = next, queue
+		if pass+1 < passes {
+			queue = selectVertices(n, lists, queue, func(v int32) bool { return queued[v] == mark })
+		}
 	}
 	return moves
 }
@@ -137,33 +136,32 @@ func (f *moveFinder) best(w *WeightedGraph, weight, part []int32, load []int64, 
 	return best, ok, waiting
 }
 
-// boundary lists, in increasing order, the vertices with a neighbour in
-// another part. The ranges are scanned in parallel and joined in order.
-func boundary(w *WeightedGraph, part []int32) []int32 {
-	n := w.NumVertices()
-	chunks := min(refineChunks, max(n, 1))
-	found := make([][]int32, chunks)
+// selectVertices returns, in increasing order, the vertices v < n for which
+// keep(v) holds, in out's room where it fits. Ranges of vertices are scanned
+// in parallel, each into its list (lists are kept by the caller for the next
+// call), and the lists are joined in order.
+func selectVertices(n int, lists [][]int32, out []int32, keep func(v int32) bool) []int32 {
+	chunks := len(lists)
 	parallel(chunks, func(c int) {
 		lo, hi := int32(int64(n)*int64(c)/int64(chunks)), int32(int64(n)*int64(c+1)/int64(chunks))
-		list := make([]int32, 0, hi-lo)
+		list := lists[c][:0]
 		for v := lo; v < hi; v++ {
-			a := part[v]
-			for _, u := range w.Adjncy[w.Xadj[v]:w.Xadj[v+1]] {
-				if part[u] != a {
-					list = append(list, v)
-					break
-				}
+			if keep(v) {
+				list = append(list, v)
 			}
 		}
-		found[c] = list
+		lists[c] = list
 	})
 	total := 0
-	for _, list := range found {
+	for _, list := range lists {
 		total += len(list)
 	}
-	all := make([]int32, 0, total)
-	for _, list := range found {
-		all = append(all, list...)
+	if cap(out) < total {
+		out = make([]int32, 0, total)
 	}
-	return all
+	out = out[:0]
+	for _, list := range lists {
+		out = append(out, list...)
+	}
+	return out
 }

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/spac-gpu/spac/matrices"
 )
@@ -170,20 +171,54 @@ func byNeighbour(inc *matrices.Incidence) (edge, other []int32) {
 	return edge, other
 }
 
-// forEachLink calls link(a, b) for every auxiliary edge: consecutive edges
-// a, b in a vertex's chain, plus the closing link of a cycle of three or
-// more (with two clones the closing link would repeat the only one).
-func forEachLink(inc *matrices.Incidence, chain []int32, order Order, link func(v int, a, b int32)) {
-	for v := 0; v+1 < len(inc.Offsets); v++ {
-		lo, hi := inc.Offsets[v], inc.Offsets[v+1]
-		for i := lo; i+1 < hi; i++ {
-			link(v, chain[i], chain[i+1])
-		}
-		if (order == Cycle || order == Walk) && hi-lo >= 3 {
-			link(v, chain[hi-1], chain[lo])
-		}
+// forEachChained calls visit(v, e, a, b) for every edge e of every vertex
+// v's chain, with e's neighbours along the chain in this order: its
+// predecessor, its successor and, at either end of a chain closed into a
+// cycle (of three or more: with two clones the closing link would repeat
+// the only one), the edge at the other end; -1 where e has fewer than two.
+// Each auxiliary edge is so seen from both its ends. Vertex ranges of about
+// equal incidence are visited in parallel: visit may write only what
+// belongs to e's place in v's chain.
+func forEachChained(inc *matrices.Incidence, chain []int32, order Order, visit func(v int, e, a, b int32)) {
+	n := len(inc.Offsets) - 1
+	chunks := min(linkChunks, max(n, 1))
+	// bound(c) is the first vertex whose list starts in chunk c's share of
+	// the incidence entries.
+	bound := func(c int) int {
+		share := int32(int64(inc.Offsets[n]) * int64(c) / int64(chunks))
+		return sort.Search(n, func(v int) bool { return inc.Offsets[v] >= share })
 	}
+	closes := order == Cycle || order == Walk
+	parallel(chunks, func(c int) {
+		for v := bound(c); v < bound(c+1); v++ {
+			lo, hi := inc.Offsets[v], inc.Offsets[v+1]
+			closed := closes && hi-lo >= 3
+			for i := lo; i < hi; i++ {
+				a, b := int32(-1), int32(-1)
+				if i > lo {
+					a = chain[i-1]
+				}
+				if i+1 < hi {
+					if a < 0 {
+						a = chain[i+1]
+					} else {
+						b = chain[i+1]
+					}
+				}
+				if closed && i == lo {
+					b = chain[hi-1]
+				} else if closed && i == hi-1 {
+					b = chain[lo]
+				}
+				visit(v, chain[i], a, b)
+			}
+		}
+	})
 }
+
+// linkChunks is the number of vertex ranges forEachChained runs in
+// parallel: more than the cores, so that the ranges even out.
+const linkChunks = 16
 
 // Contract builds the contracted graph: vertex e for every edge e of g and
 // an auxiliary edge of weight 1 between consecutive edges of every vertex's
@@ -192,20 +227,24 @@ func forEachLink(inc *matrices.Incidence, chain []int32, order Order, link func(
 func Contract(g *matrices.Graph, inc *matrices.Incidence, order Order) (*WeightedGraph, error) {
 	m := g.NumEdges()
 	// Each edge has at most two endpoints and so at most four chain
-	// neighbours: fill four slots per vertex, then merge and compact.
+	// neighbours: two slots per endpoint, the smaller endpoint's first, then
+	// merge and compact.
 	if 4*int64(m) > math.MaxInt32 {
 		return nil, fmt.Errorf("transform: %d edges exceed the int32 range of the contracted graph", m)
 	}
 	chain := paths(g, inc, order)
-	slot := make([]int32, 4*m)
-	fill := make([]uint8, m)
-	forEachLink(inc, chain, order, func(_ int, a, b int32) {
-		slot[4*a+int32(fill[a])] = b
-		fill[a]++
-		slot[4*b+int32(fill[b])] = a
-		fill[b]++
+	slot := bigInt32s(4 * m)
+	forEachChained(inc, chain, order, func(v int, e, a, b int32) {
+		s := 4 * e
+		switch x, y := g.U[e], g.V[e]; {
+		case x == y: // a self-loop has one chain: its second pair of slots stays empty
+			slot[s+2], slot[s+3] = -1, -1
+		case int32(v) != min(x, y):
+			s += 2
+		}
+		slot[s], slot[s+1] = a, b
 	})
-	return compact(m, 4, slot, fill, nil)
+	return compact(m, 4, slot, nil)
 }
 
 // SplitConnect builds the paper's transformed graph: clones 2e (at U[e]) and
@@ -223,43 +262,46 @@ func SplitConnect(g *matrices.Graph, inc *matrices.Incidence, order Order, domin
 	n := 2 * m
 	chain := paths(g, inc, order)
 	// Slot 0 of every clone is its dominant partner; two chain neighbours follow.
-	slot := make([]int32, 3*n)
-	weight := make([]int32, 3*n)
-	fill := make([]uint8, n)
+	slot := bigInt32s(3 * n)
+	weight := bigInt32s(3 * n)
 	for e := 0; e < m; e++ {
 		a, b := 2*e, 2*e+1
 		slot[3*a], weight[3*a] = int32(b), dominant
 		slot[3*b], weight[3*b] = int32(a), dominant
-		fill[a], fill[b] = 1, 1
+		if g.U[e] == g.V[e] { // the second clone joins no chain
+			slot[3*b+1], slot[3*b+2] = -1, -1
+		}
 	}
 	clone := func(v int, e int32) int32 {
+		if e < 0 {
+			return -1
+		}
 		if g.U[e] == int32(v) {
 			return 2 * e
 		}
 		return 2*e + 1
 	}
-	forEachLink(inc, chain, order, func(v int, a, b int32) {
-		ca, cb := clone(v, a), clone(v, b)
-		slot[3*ca+int32(fill[ca])], weight[3*ca+int32(fill[ca])] = cb, 1
-		fill[ca]++
-		slot[3*cb+int32(fill[cb])], weight[3*cb+int32(fill[cb])] = ca, 1
-		fill[cb]++
+	forEachChained(inc, chain, order, func(v int, e, a, b int32) {
+		s := 3*clone(v, e) + 1
+		slot[s], slot[s+1] = clone(v, a), clone(v, b)
+		weight[s], weight[s+1] = 1, 1
 	})
-	return compact(n, 3, slot, fill, weight)
+	return compact(n, 3, slot, weight)
 }
 
 // compact turns fixed-width neighbour slots into CSR, merging repeated
-// neighbours of a vertex into one edge with the summed weight. weight nil
-// means every slot weighs 1. The rows are packed in place, into slot and
-// weight themselves (a row never starts after its vertex's slots), since
-// touching fresh memory is what a graph of millions of vertices costs most:
-// each of coarsenChunks vertex ranges is packed at the front of its own
-// slots, in parallel, then the ranges are moved down together.
-func compact(n, width int, slot []int32, fill []uint8, weight []int32) (*WeightedGraph, error) {
-	w := &WeightedGraph{Xadj: make([]int32, n+1)}
+// neighbours of a vertex into one edge with the summed weight. A slot of -1
+// is empty; weight nil means every slot weighs 1. The rows are packed in
+// place, into slot and weight themselves (a row never starts after its
+// vertex's slots), since touching fresh memory is what a graph of millions
+// of vertices costs most: each of coarsenChunks vertex ranges is packed at
+// the front of its own slots, in parallel, then the ranges are moved down
+// together.
+func compact(n, width int, slot []int32, weight []int32) (*WeightedGraph, error) {
+	w := &WeightedGraph{Xadj: bigInt32s(n + 1)}
 	wgt := weight
 	if wgt == nil {
-		wgt = make([]int32, len(slot))
+		wgt = bigInt32s(len(slot))
 	}
 	chunks := min(coarsenChunks, max(n, 1))
 	bound := func(c int) int { return int(int64(n) * int64(c) / int64(chunks)) }
@@ -270,8 +312,11 @@ func compact(n, width int, slot []int32, fill []uint8, weight []int32) (*Weighte
 			base := v * width
 			start := at
 		slots:
-			for i := 0; i < int(fill[v]); i++ {
+			for i := 0; i < width; i++ {
 				u := slot[base+i]
+				if u < 0 {
+					continue
+				}
 				wt := int32(1)
 				if weight != nil {
 					wt = weight[base+i]

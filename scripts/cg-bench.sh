@@ -97,7 +97,7 @@ END {
       if (modes[i] == "adapt") ad = t; else if (best < 0 || t < best) { best = t; bestname = name[modes[i]] }
       if (modes[i] == "spac") { e2e = t + f[col["partition_ms"]]; pre = t }
       part = f[col["partition"]]
-      if (part == "background") part = f[col["partition_state"]] " after " sprintf("%.1f", f[col["partition_ms"]]) " ms"
+      if (part == "background") part = f[col["partition_state"]] == "not-started" ? "not started (the solve ended within --adapt-delay)" : f[col["partition_state"]] " after " sprintf("%.1f", f[col["partition_ms"]]) " ms"
       else if (part == "computed") part = sprintf("%.1f ms before the solve", f[col["partition_ms"]])
       sw = f[col["switch_iteration"]] + 0
       swt = sw == 0 ? "-" : sw (f[col["spac_kept"]] == "true" ? " (kept)" : " (dropped)")

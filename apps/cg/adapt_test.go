@@ -344,17 +344,17 @@ func TestRepeatAdapts(t *testing.T) {
 		}
 	}
 	// CSR runs 5 products, the schedule its 1 + probe, CSR is timed again
-	// for probe products beside it, and the schedule runs the rest. The
-	// untimed products count at their kernel's median.
-	nCSR := 5 + DefaultProbe
+	// for 1 + probe products beside it, and the schedule runs the rest.
+	// The untimed products count at their kernel's median.
+	nCSR := 5 + 1 + DefaultProbe
 	if want := time.Duration(nCSR)*10*time.Microsecond + time.Duration(20-nCSR)*5*time.Microsecond; res.SpMVTime != want {
 		t.Errorf("product time %v, want %v (%d CSR products, %d with the schedule)", res.SpMVTime, want, nCSR, 20-nCSR)
 	}
-	if want := 2*(1+DefaultProbe) + DefaultProbe; e.timed != want {
+	if want := 3 * (1 + DefaultProbe); e.timed != want {
 		t.Errorf("%d products timed, want %d (the probes of CSR and of the schedule, CSR's again)", e.timed, want)
 	}
-	if n := len(res.Segments); n != 4 || res.Segments[2].Kernel != "cpu-csr" || res.Segments[2].Iters != DefaultProbe {
-		t.Errorf("segments %+v: want CSR, the schedule's probe, CSR's second probe of %d, the schedule", res.Segments, DefaultProbe)
+	if n := len(res.Segments); n != 4 || res.Segments[2].Kernel != "cpu-csr" || res.Segments[2].Iters != 1+DefaultProbe {
+		t.Errorf("segments %+v: want CSR, the schedule's probe, CSR's second probe of %d, the schedule", res.Segments, 1+DefaultProbe)
 	}
 }
 
@@ -409,7 +409,7 @@ func TestTunerReprobesCurrentOp(t *testing.T) {
 				}
 				tn.record(us(5))
 			}
-			for range 2 {
+			for range 3 {
 				if !tn.timed() || tn.op().UsesSchedule() {
 					t.Fatalf("the current op is not timed again (op %s, timed %v)", tn.op().Name(), tn.timed())
 				}
@@ -419,5 +419,28 @@ func TestTunerReprobesCurrentOp(t *testing.T) {
 				t.Errorf("kept %s (timed %v), want CSR %v and no more timing", tn.op().Name(), tn.timed(), tc.wantCSR)
 			}
 		})
+	}
+}
+
+// After a late offer only the new op and the current one are compared: an
+// op that lost the first round keeps its old samples, and must not win on
+// them.
+func TestTunerLateRoundIgnoresStaleOps(t *testing.T) {
+	us := func(n int) time.Duration { return time.Duration(n) * time.Microsecond }
+	tn := newTuner([]Op{CSROp{}, ScheduleOp{}}, 2, false)
+	for _, d := range []int{4, 4, 4, 3, 3, 3} { // CSR 4 us, then the first schedule 3 us
+		tn.record(us(d))
+	}
+	first := tn.op()
+	if !first.UsesSchedule() {
+		t.Fatalf("the first round kept %s, want the faster schedule", first.Name())
+	}
+	late := ScheduleOp{}
+	tn.offer(late)
+	for _, d := range []int{5, 5, 5, 6, 6, 6} { // the late op 5 us, the current one again 6 us
+		tn.record(us(d))
+	}
+	if tn.cur.samples[len(tn.cur.samples)-1] != us(5) {
+		t.Errorf("kept the op last timed at %v, want the late one (5us); CSR's 4us are from the first round", tn.cur.samples[len(tn.cur.samples)-1])
 	}
 }

@@ -42,9 +42,11 @@
 // once its schedule is on the device, each run 1 + Options.Probe
 // iterations (the first, which pays one-time loading, is not scored), and
 // the one with the lowest median product time (CUDA events on the GPU) is
-// kept. So SPAC takes over where it is faster and is dropped after a few
+// kept; the SPAC op arriving mid-solve is compared with the current op
+// timed again right after it, not with that op's samples from the start.
+// So SPAC takes over where it is faster and is dropped after a few
 // iterations where it is not. Products are timed only while the tuner
-// needs them (an op's first 1 + Probe products) unless Options.TimeAll:
+// needs them (its probes) unless Options.TimeAll:
 // on the GPU the events cost 5 to 7 us of host time in an iteration of
 // about 50 (docs/cg-h100); the untimed products count at their kernel's
 // median. The schedule comes from a goroutine

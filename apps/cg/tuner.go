@@ -12,9 +12,10 @@ import (
 // loads a kernel at its first launch, cuSPARSE sets itself up) that say
 // nothing about the iterations to come. Ops come from Options.Ops at the
 // start and from the background (offer) later. An op offered later is
-// compared with the current op timed again right after it, not with the
-// current op's samples from the start: the machine's state drifts over a
-// long run by more than the few percent a schedule may gain. Products are
+// compared with the current op alone, timed again right after it (1 +
+// probe products), not with the samples of the start: the machine's state
+// drifts over a long run by more than the few percent a schedule may
+// gain. Products are
 // timed until the op running them has the samples its probe needs (a lone
 // op too: the estimate of the untimed products' time needs them), or
 // always with timeAll.
@@ -24,6 +25,7 @@ type tuner struct {
 	cur     *candidate   // runs now
 	probing bool         // cur is being probed
 	queue   []*candidate // ops still to probe
+	round   []*candidate // the ops the probe under way compares
 	seen    []*candidate // every op that has run at least once
 }
 
@@ -47,8 +49,11 @@ func (c *candidate) score(probe int) time.Duration {
 
 func newTuner(ops []Op, probe int, timeAll bool) *tuner {
 	t := &tuner{probe: probe, timeAll: timeAll, cur: &candidate{op: ops[0], due: 1 + probe}, probing: len(ops) > 1}
+	t.round = []*candidate{t.cur}
 	for _, op := range ops[1:] {
-		t.queue = append(t.queue, &candidate{op: op, due: 1 + probe})
+		c := &candidate{op: op, due: 1 + probe}
+		t.queue = append(t.queue, c)
+		t.round = append(t.round, c)
 	}
 	return t
 }
@@ -84,8 +89,8 @@ func (t *tuner) record(d time.Duration) {
 		return
 	}
 	t.probing = false
-	best := t.seen[0]
-	for _, c := range t.seen[1:] {
+	best := t.round[0]
+	for _, c := range t.round[1:] {
 		// Ties keep the earlier op: no switch without a measured gain.
 		if c.score(t.probe) < best.score(t.probe) {
 			best = c
@@ -99,16 +104,21 @@ func (t *tuner) offer(op Op) {
 	c := &candidate{op: op, due: 1 + t.probe}
 	switch {
 	case !t.probing:
-		// The current op is timed again after the new one's probe.
-		t.cur.due = len(t.cur.samples) + t.probe
+		// The current op is timed again after the new one's probe, its
+		// first product unscored as every op's first is, and the two are
+		// compared on those samples alone.
+		t.cur.due = len(t.cur.samples) + 1 + t.probe
 		t.queue = append(t.queue, t.cur)
+		t.round = []*candidate{t.cur, c}
 		t.cur, t.probing = c, true
 	case len(t.cur.samples) == 0:
 		// The op due next has not run yet: the new one goes first.
 		t.queue = append([]*candidate{t.cur}, t.queue...)
 		t.cur = c
+		t.round = append(t.round, c)
 	default:
 		// Let the op being probed finish; the new one comes next.
 		t.queue = append([]*candidate{c}, t.queue...)
+		t.round = append(t.round, c)
 	}
 }

@@ -57,7 +57,7 @@ type cgFlags struct {
 func cgCommand() *cobra.Command {
 	var f cgFlags
 	c := &cobra.Command{
-		Use:   "cg IN [--gpu] [--adapt | --schedule spac|default|cusparse]",
+		Use:   "cg IN [--gpu] [--adapt | --schedule MODE[,MODE...]] [--runs N]",
 		Short: "Solve A x = b for an SPD matrix with conjugate gradient, SPAC-adapt overlapping the partitioner with the solve",
 		Long: `Solve A x = b (b = A 1 unless --rhs gives it) from x = 0 with conjugate
 gradient (Hestenes-Stiefel) until ||r|| / ||b|| <= --tol or --max-iters, and
@@ -89,11 +89,14 @@ list too, solved in turn in every run, with one report per mode):
             partitioner's garbage collection and threads slow the solver's
             host thread. The schedule is uploaded on a second stream,
             tried from the next iteration boundary on for 1 + --probe
-            iterations and kept if its products are faster. A schedule in
-            the cache ($SPAC_CACHE_DIR) is used from the first iteration.
+            iterations, the kernel it would replace is timed again for
+            --probe more, and the faster one stays. A schedule in the cache
+            ($SPAC_CACHE_DIR) from an earlier run of the command is used
+            from the first iteration.
 
 Products are timed with CUDA events only while the tuner needs them (the
-first 1 + --probe products of every kernel); the others are counted at
+first 1 + --probe products of every kernel, and --probe more of the kernel
+a schedule arriving later is compared with); the others are counted at
 their kernel's median in the SpMV time. --time-all times every product
 (exact SpMV times, a few microseconds more per iteration).
 
@@ -139,7 +142,7 @@ queued without waiting for each other.`,
 	}
 	fl.IntVar(&f.probe, "probe", cg.DefaultProbe, "scored iterations a kernel runs (after one unscored) before SPAC-adapt compares its product time with the others'")
 	fl.IntVar(&f.repeat, "repeat", 0, "run this many products y = A x instead of solving")
-	fl.IntVar(&f.runs, "runs", 1, "solve (or --repeat) this many times in this process and report the run with the median total (min and max beside it); SPAC-adapt starts a fresh partitioner in each")
+	fl.IntVar(&f.runs, "runs", 1, "solve (or --repeat) this many times in this process and report the run with the median total (min and max beside it); with more than one the schedule cache is off, so that every run partitions afresh")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the schedule cache")
 	fl.BoolVar(&f.history, "history", false, "table: print the residual after every iteration")
 	fl.Float64Var(&f.genScale, "gen-scale", 1, "gen: inputs: factor on the number of rows of a preset (as 'spac gen --scale')")
@@ -178,6 +181,11 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 	}
 	if f.runs < 1 {
 		return nil, usagef("--runs %d: want 1 or more", f.runs)
+	}
+	if f.runs > 1 {
+		// Every run partitions afresh: a later run would find the first
+		// one's schedule in the cache.
+		f.noCache = true
 	}
 	if !(f.tol >= 0) || f.maxIters < 0 || f.repeat < 0 || f.probe < 1 {
 		return nil, usagef("--tol %g --max-iters %d --repeat %d --probe %d: want a tolerance >= 0, iterations >= 0, a probe of at least 1 iteration", f.tol, f.maxIters, f.repeat, f.probe)
@@ -324,6 +332,12 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	}
 
 	src, cache := cgScheduleSource(f, st, coo, used, progress)
+	ms := &cgModes{c: c, path: path, f: f, st: st, eng: eng, kernelOp: kernelOp, src: src, used: used, progress: progress}
+	// SPAC-adapt takes a schedule cached by an earlier command, not the
+	// one the spac mode is about to store.
+	if slices.Contains(st.modes, "adapt") {
+		ms.cached, _ = cache.load()
+	}
 	ctx := c.Context()
 	reps := make([]*cgReport, len(st.modes))
 	optsOf := make([]cg.Options, len(st.modes))
@@ -331,30 +345,30 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 		r := *rep
 		r.Mode = mode
 		reps[i] = &r
-		if optsOf[i], err = cgModeOptions(c, path, f, st, &r, eng, kernelOp, src, cache, used, progress); err != nil {
-			return err
+		if optsOf[i], err = ms.options(&r); err != nil {
+			return fmt.Errorf("%s (%s): %w", label, mode, err)
 		}
+	}
+	x := make([]float64, m.NCols) // --repeat's input
+	for i := range x {
+		x[i] = 1
 	}
 	// Repeated runs in one process measure the solve without the noise of
 	// a fresh process and GPU context each time (tens of percent on a
 	// solve of a few milliseconds on the H100 machine); several modes run
 	// in turn within each round, so that they share the machine's state,
-	// and each round starts one mode later: a mode that always followed
-	// the same other mode would always find that mode's data in the L2
-	// cache (2-3% of a 2 ms solve on the H100 machine).
+	// in the orders of a balanced Latin square: over len(modes) rounds
+	// every mode follows every other equally often (exactly for an even
+	// count), so none always finds one other mode's data in the L2 cache.
 	results := make([][]*cg.Result, len(st.modes))
 	for run := range f.runs {
 		for j := range st.modes {
-			i := (run + j) % len(st.modes)
+			i := (run + latinStep(j, len(st.modes))) % len(st.modes)
 			// The garbage of the set-up and of the last run is collected
 			// now, in every mode alike, rather than during the timed run.
 			runtime.GC()
 			var res *cg.Result
 			if f.repeat > 0 {
-				x := make([]float64, m.NCols)
-				for i := range x {
-					x[i] = 1
-				}
 				res, err = cg.Repeat(ctx, eng, x, f.repeat, optsOf[i])
 			} else {
 				res, err = cg.Solve(ctx, eng, b, optsOf[i])
@@ -413,11 +427,35 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	return nil
 }
 
-// cgModeOptions sets up one mode's solve: its starting kernels (each run
-// once untimed, as part of the set-up) and, for SPAC-adapt, its background.
-// It fills rep's partition fields; the spac mode partitions here.
-func cgModeOptions(c *cobra.Command, path string, f *cgFlags, st *cgSetup, rep *cgReport, eng cg.Engine, kernelOp func(gpu.Kernel) (cg.Op, error),
-	src func(context.Context) (*schedule.Schedule, string, error), cache cgCache, used *matrices.COO, progress io.Writer) (cg.Options, error) {
+// latinStep is the j-th mode offset of a balanced Latin square's first row
+// (0, 1, n-1, 2, n-2, ...); round r shifts it by r.
+func latinStep(j, n int) int {
+	if j%2 == 1 {
+		return (j + 1) / 2
+	}
+	return (n - j/2) % n
+}
+
+// cgModes sets up the modes of one command: what every mode's set-up
+// shares.
+type cgModes struct {
+	c        *cobra.Command
+	path     string
+	f        *cgFlags
+	st       *cgSetup
+	eng      cg.Engine
+	kernelOp func(gpu.Kernel) (cg.Op, error) // nil on the CPU
+	src      func(context.Context) (*schedule.Schedule, string, error)
+	cached   *schedule.Schedule // SPAC-adapt's, from the cache; nil if none
+	used     *matrices.COO
+	progress io.Writer
+}
+
+// options sets up one mode's solve: its starting kernels (each run once
+// untimed, as part of the set-up) and, for SPAC-adapt, its background. It
+// fills rep's partition fields; the spac mode partitions here.
+func (ms *cgModes) options(rep *cgReport) (cg.Options, error) {
+	c, f, st, eng, kernelOp, progress := ms.c, ms.f, ms.st, ms.eng, ms.kernelOp, ms.progress
 	opts := cg.Options{Tol: f.tol, MaxIters: f.maxIters, Probe: f.probe, TimeAll: f.timeAll}
 	var err error
 	switch rep.Mode {
@@ -437,7 +475,7 @@ func cgModeOptions(c *cobra.Command, path string, f *cgFlags, st *cgSetup, rep *
 		opts.Ops = []cg.Op{op}
 	case "spac":
 		start := time.Now()
-		s, how, err := src(c.Context())
+		s, how, err := ms.src(c.Context())
 		if err != nil {
 			return opts, err
 		}
@@ -451,7 +489,7 @@ func cgModeOptions(c *cobra.Command, path string, f *cgFlags, st *cgSetup, rep *
 		if opts.Ops, err = adaptOps(f, st, kernelOp, progress); err != nil {
 			return opts, err
 		}
-		if s, ok := cache.load(); ok {
+		if s := ms.cached; s != nil {
 			// From the first iteration on, the other kernels still probed.
 			op, err := prepareNow(eng, s)
 			if err != nil {
@@ -462,7 +500,7 @@ func cgModeOptions(c *cobra.Command, path string, f *cgFlags, st *cgSetup, rep *
 		} else {
 			rep.Partition = "background"
 			opts.ScheduleDelay = f.delay
-			if opts.Schedule, err = backgroundSource(c, path, f, src, used, progress); err != nil {
+			if opts.Schedule, err = backgroundSource(c, ms.path, f, ms.src, ms.used, progress); err != nil {
 				return opts, err
 			}
 		}

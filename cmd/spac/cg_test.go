@@ -155,3 +155,35 @@ func TestCGRuns(t *testing.T) {
 		t.Errorf("--runs 0: exit %d, %q; want usage exit 2 naming the flag", code, errOut)
 	}
 }
+
+// The rounds of --runs follow a balanced Latin square: over n rounds each
+// mode comes right after each other mode once (n even), and every round
+// runs every mode once.
+func TestLatinStepBalanced(t *testing.T) {
+	for _, n := range []int{2, 4, 6} {
+		follows := map[[2]int]int{}
+		for r := range n {
+			seen := map[int]bool{}
+			prev := -1
+			for j := range n {
+				i := (r + latinStep(j, n)) % n
+				if seen[i] {
+					t.Fatalf("n=%d round %d runs mode %d twice", n, r, i)
+				}
+				seen[i] = true
+				if prev >= 0 {
+					follows[[2]int{prev, i}]++
+				}
+				prev = i
+			}
+		}
+		if len(follows) != n*(n-1) {
+			t.Errorf("n=%d: %d ordered pairs adjacent, want all %d", n, len(follows), n*(n-1))
+		}
+		for p, c := range follows {
+			if c != 1 {
+				t.Errorf("n=%d: %d follows %d in %d rounds, want 1", n, p[1], p[0], c)
+			}
+		}
+	}
+}

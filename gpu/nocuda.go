@@ -55,6 +55,7 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 func (s *SpMV) Product(op *Op) ([]float64, error)                              { return nil, ErrNoCUDA }
 func (s *SpMV) Time(op *Op, warmup, reps int) (Timing, error)                  { return Timing{}, ErrNoCUDA }
 func (s *SpMV) Close() error                                                   { return nil }
+func (s *SpMV) Drop(ds *DeviceSchedule) error                                  { return ErrNoCUDA }
 
 // Module is a loaded kernel module; without CUDA support there is none.
 type Module struct{}

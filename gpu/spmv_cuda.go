@@ -9,6 +9,7 @@ import "C"
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -50,6 +51,7 @@ type Op struct {
 	Blocks    int // blocks of the main launch
 	steps     []func() error
 	cs        *cusparseOp
+	sched     *DeviceSchedule // the schedule a SPAC op runs; nil for the others
 }
 
 // NewSpMV uploads m with values of precision p, and x and y.
@@ -318,6 +320,7 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 			}
 		}
 		base := strings.ReplaceAll(strings.TrimPrefix(string(k), "spac-"), "-", "_")
+		op.sched = sched
 		op.Blocks = a.Blocks
 		op.Threads = threads
 		op.Shared = a.SharedBytes(k, p)
@@ -333,6 +336,24 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 	}
 	s.ops = append(s.ops, op)
 	return op, nil
+}
+
+// Drop frees a schedule the SpMV holds (uploaded or adopted) and forgets
+// the ops made on it, which must not run again. It first waits for the
+// work queued so far, which may still read the schedule.
+func (s *SpMV) Drop(ds *DeviceSchedule) error {
+	unbind, err := s.d.bind()
+	if err != nil {
+		return err
+	}
+	defer unbind()
+	if err := s.d.sync("dropping a schedule"); err != nil {
+		return err
+	}
+	s.ops = slices.DeleteFunc(s.ops, func(op *Op) bool { return op.sched == ds })
+	s.scheds = slices.DeleteFunc(s.scheds, func(x *DeviceSchedule) bool { return x == ds })
+	ds.free()
+	return nil
 }
 
 // clearY is a step that zeroes y on the default stream.

@@ -24,6 +24,7 @@ type testEngine struct {
 	readyAfter int // polls before a prepared schedule is ready
 	timed      int // products the solver asked to time
 	discarded  atomic.Int32
+	released   atomic.Int32
 }
 
 func newTestEngine(m *gpu.Matrix, csr, sched time.Duration) *testEngine {
@@ -87,6 +88,7 @@ func (p *slowPending) Ready() (bool, error) {
 }
 
 func (p *slowPending) Discard() { p.e.discarded.Add(1) }
+func (p *slowPending) Release() { p.e.released.Add(1) }
 
 // lastBackground is the background of the solve running now.
 var lastBackground atomic.Pointer[background]
@@ -217,6 +219,11 @@ func TestAdaptPaths(t *testing.T) {
 				t.Errorf("%d iterations, %d with CSR alone", res.Iterations, ref.Iterations)
 			}
 			tc.check(t, e, res)
+			// A schedule the solver took is released when the solve ends,
+			// whether its op was kept or dropped; one it never took is not.
+			if want := map[bool]int32{true: 1}[res.SwitchIter > 0]; e.released.Load() != want {
+				t.Errorf("%d schedules released, want %d", e.released.Load(), want)
+			}
 			if tc.name == "partitioner error" && res.Background.ReadyIter != 0 {
 				t.Errorf("an error reported as ready at iteration %d", res.Background.ReadyIter)
 			}

@@ -18,6 +18,7 @@ type background struct {
 	stopped  bool
 	onDevice sync.WaitGroup // an upload under way, which stop must wait for
 	taken    bool
+	adopted  Pending // the schedule whose op the solver took; stop releases it
 }
 
 type bgResult struct {
@@ -90,6 +91,7 @@ func (b *background) poll() (op Op, err error, done bool) {
 			r.pending.Discard()
 			return nil, err, true
 		}
+		b.adopted = r.pending
 		return op, nil, true
 	default:
 		return nil, nil, false
@@ -97,7 +99,8 @@ func (b *background) poll() (op Op, err error, done bool) {
 }
 
 // stop cancels the partitioner if it is still running, waits for an upload
-// under way and frees what nobody took. It returns the background's state
+// under way, frees what nobody took and releases what the solver took (its
+// solve is over). It returns the background's state
 // when the solver did not take its outcome: cancelled (still partitioning),
 // late (the schedule was not on the device yet) or error; "" when it did.
 func (b *background) stop() (state string, err error) {
@@ -106,6 +109,10 @@ func (b *background) stop() (state string, err error) {
 	b.mu.Unlock()
 	b.cancel()
 	b.onDevice.Wait()
+	if b.adopted != nil {
+		b.adopted.Release()
+		b.adopted = nil
+	}
 	if b.taken {
 		return "", nil
 	}

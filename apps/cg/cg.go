@@ -63,6 +63,9 @@ type Pending interface {
 	Op() (Op, error)
 	// Discard frees a schedule whose Op was not taken.
 	Discard()
+	// Release frees a schedule whose Op was taken, once nothing runs the
+	// op any more (the solve that took it has ended).
+	Release()
 }
 
 // ScheduleSource computes the SPAC schedule of the matrix (partition and

@@ -212,3 +212,4 @@ type readyPending struct{ op Op }
 func (p readyPending) Ready() (bool, error) { return true, nil }
 func (p readyPending) Op() (Op, error)      { return p.op, nil }
 func (p readyPending) Discard()             {}
+func (p readyPending) Release()             {}

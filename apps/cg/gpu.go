@@ -298,10 +298,22 @@ func (e *GPUEngine) Prepare(s *schedule.Schedule) (Pending, error) {
 type gpuPending struct {
 	e  *GPUEngine
 	ps *gpu.PendingSchedule
+	ds *gpu.DeviceSchedule // once adopted
 }
 
 func (p *gpuPending) Ready() (bool, error) { return p.ps.Ready() }
 func (p *gpuPending) Discard()             { p.ps.Discard() }
+
+// Release frees the adopted schedule and the ops made on it: a process
+// that solves many times (spac cg --runs) would otherwise keep every run's
+// schedule on the device until the engine closes.
+func (p *gpuPending) Release() {
+	if p.ds != nil {
+		// A failure here leaves the schedule to Close; the solve is done.
+		_ = p.e.sp.Drop(p.ds)
+		p.ds = nil
+	}
+}
 
 // Op adopts the schedule and prepares the SPAC kernel on it. A kernel that
 // stages x in shared memory falls back to its read-only variant where the
@@ -311,6 +323,7 @@ func (p *gpuPending) Op() (Op, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.ds = ds
 	k := p.e.spacKernel
 	if k.StagesX() && !ds.Arrays().XStaged {
 		k = map[gpu.Kernel]gpu.Kernel{gpu.SPACShared: gpu.SPACReadOnly, gpu.SPACSharedX4: gpu.SPACReadOnlyX4}[k]

@@ -34,8 +34,6 @@ inputs=${INPUTS-"$mats/bcsstk13.mtx.gz:1e-6 gen:stencil2d-1000@0.25:1e-8 gen:ste
 # product is faster: the row that shows the switch paying.
 repeats=${REPEATS-"gen:cant:20000 gen:cant:200000 gen:stencil2d-1000@0.25:200000"}
 mkdir -p "$out"
-# Fresh cache: the precomputed SPAC run and the adapt run both partition.
-export SPAC_CACHE_DIR=$(mktemp -d)
 csv="$out/runs.csv"
 : >"$csv"
 log="$out/runs.log"

@@ -65,8 +65,7 @@ const rbGroups = 4
 // balanced from them; maxLevels bounds the levels of coarsening.
 func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad int64, maxVertexWeight int32, maxLevels int, opts metis.Options, progress func(string)) ([]int32, error) {
 	target := coarseTarget{vertices: max(coarsestPerPart*k, coarsestMinVertices), entries: int64(max(coarsestEntriesPerPart*k, 8*coarsestMinVertices))}
-	cs := new(transform.Coarsener)
-	h, err := coarsen(ctx, cs, w, nil, nil, maxVertexWeight, maxLevels, target, progress)
+	h, err := coarsen(ctx, w, nil, nil, maxVertexWeight, maxLevels, target, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +101,7 @@ func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad
 		clear(h.weights[2:])
 		clear(h.maps[1:])
 		reclaim()
-		v, err := coarsen(ctx, cs, h.graphs[1], h.weights[1], part, maxVertexWeight, maxLevels, target, progress)
+		v, err := coarsen(ctx, h.graphs[1], h.weights[1], part, maxVertexWeight, maxLevels, target, progress)
 		if err != nil {
 			return nil, err
 		}
@@ -137,12 +136,15 @@ type hierarchy struct {
 	within  []int32 // the partition coarsen was to respect, on the coarsest graph
 }
 
-// coarsen builds the hierarchy above w (vertex weights weight, nil: 1) with
-// cs until a graph is within target, maxLevels levels are built or a level
+// coarsen builds the hierarchy above w (vertex weights weight, nil: 1)
+// until a graph is within target, maxLevels levels are built or a level
 // stalls. within, when not nil, is a partition of w that the pairs must
 // respect (so it holds on every level; the hierarchy's within is its
 // projection on the coarsest graph).
-func coarsen(ctx context.Context, cs *transform.Coarsener, w *transform.WeightedGraph, weight []int32, within []int32, maxVertexWeight int32, maxLevels int, target coarseTarget, progress func(string)) (*hierarchy, error) {
+func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, within []int32, maxVertexWeight int32, maxLevels int, target coarseTarget, progress func(string)) (*hierarchy, error) {
+	// One Coarsener per hierarchy: its scratch serves every level and is
+	// garbage once the hierarchy is built, before METIS and refinement.
+	cs := new(transform.Coarsener)
 	h := &hierarchy{graphs: []*transform.WeightedGraph{w}, weights: [][]int32{weight}, within: within}
 	for len(h.maps) < maxLevels && !target.reached(h.graphs[len(h.maps)]) {
 		if err := ctx.Err(); err != nil {

@@ -75,7 +75,7 @@ func TestHierarchy(t *testing.T) {
 	for v := range within {
 		within[v] = int32(v * k / n)
 	}
-	h, err := coarsen(context.Background(), new(transform.Coarsener), w, nil, within, 16, 8, target, func(string) {})
+	h, err := coarsen(context.Background(), w, nil, within, 16, 8, target, func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}

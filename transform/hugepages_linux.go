@@ -1,15 +1,30 @@
 package transform
 
 import (
+	"os"
 	"syscall"
 	"unsafe"
 )
 
-// hugePages asks Linux to back s with transparent huge pages. It takes
-// effect where THP is in its "madvise" mode (as on the 2-core benchmark
-// machine) and changes nothing under "always" or "never". Only the whole
-// 2 MiB pages inside s are advised, so small slices are left alone.
+// adviseHugePages is false with SPAC_HUGEPAGES=off.
+var adviseHugePages = os.Getenv("SPAC_HUGEPAGES") != "off"
+
+// hugePages asks Linux to back s with transparent huge pages: on the 2-core
+// benchmark machine (THP "madvise") first touches of fresh 4 KiB pages were
+// half of the coarsening's time. Under THP "never" it changes nothing;
+// under "always" the pages are huge already, but the advice still opts the
+// range into the kernel's "defrag" setting for madvised memory (with the
+// default, faults there may wait for compaction), and it stays on the
+// range when the Go heap later reuses it. The Go runtime itself stopped
+// advising huge pages for those reasons (golang/go#61718, #64332); the
+// graph arrays here are large, short-lived and written once, where the
+// trade measured well. SPAC_HUGEPAGES=off in the environment turns the
+// advice off. Only the whole 2 MiB pages inside s are advised, so small
+// slices are left alone.
 func hugePages(s []int32) {
+	if !adviseHugePages {
+		return
+	}
 	const huge = 2 << 20
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s))
 	if len(b) < 2*huge {

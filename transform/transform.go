@@ -190,7 +190,8 @@ func forEachChained(inc *matrices.Incidence, chain []int32, order Order, visit f
 	}
 	closes := order == Cycle || order == Walk
 	parallel(chunks, func(c int) {
-		for v := bound(c); v < bound(c+1); v++ {
+		first, last := bound(c), bound(c+1)
+		for v := first; v < last; v++ {
 			lo, hi := inc.Offsets[v], inc.Offsets[v+1]
 			closed := closes && hi-lo >= 3
 			for i := lo; i < hi; i++ {

@@ -106,8 +106,11 @@ type streamLoads struct {
 	open    partHeap
 }
 
-func newStreamLoads(k, capacity int) *streamLoads {
-	s := &streamLoads{load: make([]int32, k), cap: int32(capacity)}
+func newStreamLoads(k, capacity int) *streamLoads { return loadsOver(make([]int32, k), capacity) }
+
+// loadsOver tracks the part loads in load, which may hold edges already.
+func loadsOver(load []int32, capacity int) *streamLoads {
+	s := &streamLoads{load: load, cap: int32(capacity)}
 	s.open = newPartHeap(s.load, s.cap, func(int) bool { return capacity > 0 })
 	return s
 }

@@ -64,7 +64,7 @@ func (Greedy) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.In
 		return Partition{}, err
 	}
 	m, nv, k := g.NumEdges(), g.NumVertices, opts.K
-	r := newGreedyRule(inc, nv, k, opts.Cap)
+	r := newGreedyRule(newVertexParts(inc, nv), newStreamLoads(k, opts.Cap), nv)
 	for v := 0; v < nv; v++ {
 		r.rem[v] = inc.Offsets[v+1] - inc.Offsets[v]
 	}
@@ -92,13 +92,8 @@ type greedyRule struct {
 	mark  int32
 }
 
-func newGreedyRule(inc *matrices.Incidence, nv, k, capacity int) *greedyRule {
-	return &greedyRule{
-		sets:  newVertexParts(inc, nv),
-		loads: newStreamLoads(k, capacity),
-		rem:   make([]int32, nv),
-		inV:   make([]int32, k),
-	}
+func newGreedyRule(sets vertexParts, loads *streamLoads, nv int) *greedyRule {
+	return &greedyRule{sets: sets, loads: loads, rem: make([]int32, nv), inV: make([]int32, len(loads.load))}
 }
 
 // leastIn is the least loaded eligible part of s (with the membership test

@@ -199,9 +199,7 @@ func wvpPlaceEdges(ctx context.Context, place wvpPlace, g *matrices.Graph, inc *
 // bayer10: 10%). The cap pass moves 0.3% (degree 8) to 2% (degree 64) of
 // the edges of the Fig. 7 graphs.
 func wvpGreedyRest(ctx context.Context, g *matrices.Graph, part, load []int32, sets vertexParts) error {
-	r := &greedyRule{sets: sets, loads: &streamLoads{load: load, cap: math.MaxInt32},
-		rem: make([]int32, g.NumVertices), inV: make([]int32, len(load))}
-	r.loads.open = newPartHeap(load, math.MaxInt32, func(int) bool { return true })
+	r := newGreedyRule(sets, loadsOver(load, math.MaxInt32), g.NumVertices)
 	for e, q := range part {
 		if q < 0 {
 			r.rem[g.U[e]]++

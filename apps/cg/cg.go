@@ -222,10 +222,8 @@ type run struct {
 	// The background still to start, at the first iteration boundary
 	// Options.ScheduleDelay into the solve: until then a solve runs exactly
 	// as one without a background.
-	ctx     context.Context
-	eng     Engine
-	pending ScheduleSource
-	delay   time.Duration
+	startBG func() *background // nil once started, or without a background
+	bgAt    time.Duration      // how far into the solve it starts
 }
 
 func newRun(ctx context.Context, eng Engine, o *Options) (*run, error) {
@@ -234,7 +232,9 @@ func newRun(ctx context.Context, eng Engine, o *Options) (*run, error) {
 	}
 	r := &run{res: &Result{Background: Background{State: "none"}}, tn: newTuner(o.Ops, o.Probe, o.TimeAll), start: time.Now()}
 	if o.Schedule != nil {
-		r.ctx, r.eng, r.pending, r.delay = ctx, eng, o.Schedule, o.ScheduleDelay
+		src := o.Schedule
+		r.startBG = func() *background { return startBackground(ctx, eng, src) }
+		r.bgAt = o.ScheduleDelay
 		r.startDue()
 	}
 	return r, nil
@@ -287,15 +287,15 @@ func (r *run) poll(k int) {
 
 // startDue starts the pending background once its delay has passed.
 func (r *run) startDue() {
-	if r.pending != nil && time.Since(r.start) >= r.delay {
-		r.bg = startBackground(r.ctx, r.eng, r.pending)
-		r.pending = nil
+	if r.startBG != nil && time.Since(r.start) >= r.bgAt {
+		r.bg = r.startBG()
+		r.startBG = nil
 	}
 }
 
 // finish stops the background and fills the totals.
 func (r *run) finish() {
-	if r.pending != nil {
+	if r.startBG != nil {
 		r.res.Background.State = "not-started"
 	}
 	if r.bg != nil {

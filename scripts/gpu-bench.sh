@@ -288,40 +288,37 @@ for inp in inputs:
             print(f"| {inp} | {label} | {us:.1f} | {l1:.0f} | {p if p else '-'} | {l1/p:.2f} | {l2:.0f} | {dram/1e6:.2f} | {minb/1e6 if minb else 0:.2f} | {dram/minb if minb else 0:.2f} |"
                   if p else
                   f"| {inp} | {label} | {us:.1f} | {l1:.0f} | - | - | {l2:.0f} | {dram/1e6:.2f} | {minb/1e6 if minb else 0:.2f} | {dram/minb if minb else 0:.2f} |")
+def launches():
+    # (input, kernel, columns, row) of the last launch of every kernel profiled.
+    for inp in inputs:
+        for f in sorted(glob.glob(f"{out}/ncu/{name(inp)}.*.ncu.csv")):
+            got = ncu_last(f)
+            if got is None: continue
+            col, last = got
+            for k, r in last.items():
+                yield inp, k, col, r
 stall_rows = []
-for inp in inputs:
-    n = name(inp)
-    for f in sorted(glob.glob(f"{out}/ncu/{n}.*.ncu.csv")):
-        got = ncu_last(f)
-        if got is None: continue
-        col, last = got
-        pre, suf = "smsp__average_warps_issue_stalled_", "_per_issue_active.ratio"
-        for k, r in last.items():
-            stalls = {h[len(pre):-len(suf)]: num(r[i]) or 0 for h, i in col.items() if h.startswith(pre) and h.endswith(suf)}
-            if not stalls: continue
-            total = sum(stalls.values())
-            top = sorted(stalls.items(), key=lambda kv: -kv[1])[:4]
-            occ = col.get("sm__warps_active.avg.pct_of_peak_sustained_active")
-            occ = num(r[occ]) if occ is not None else None
-            occ_s = f"{occ:.0f}%" if occ is not None else "-"
-            reasons = ", ".join(f"{s} {v:.1f}" for s, v in top)
-            stall_rows.append(f"| {inp} | {ours.get(k, k[:40])} | {total:.1f} | {reasons} | {occ_s} |")
+pre, suf = "smsp__average_warps_issue_stalled_", "_per_issue_active.ratio"
+for inp, k, col, r in launches():
+    stalls = {h[len(pre):-len(suf)]: num(r[i]) or 0 for h, i in col.items() if h.startswith(pre) and h.endswith(suf)}
+    if not stalls: continue
+    total = sum(stalls.values())
+    top = sorted(stalls.items(), key=lambda kv: -kv[1])[:4]
+    occ = col.get("sm__warps_active.avg.pct_of_peak_sustained_active")
+    occ = num(r[occ]) if occ is not None else None
+    occ_s = f"{occ:.0f}%" if occ is not None else "-"
+    reasons = ", ".join(f"{s} {v:.1f}" for s, v in top)
+    stall_rows.append(f"| {inp} | {ours.get(k, k[:40])} | {total:.1f} | {reasons} | {occ_s} |")
 bound_rows = []
-for inp in inputs:
-    n = name(inp)
-    for f in sorted(glob.glob(f"{out}/ncu/{n}.*.ncu.csv")):
-        got = ncu_last(f)
-        if got is None: continue
-        col, last = got
-        for k, r in last.items():
-            g = lambda m: num(r[col[m]]) if m in col else None
-            inst = g("smsp__inst_executed.sum")
-            if inst is None: continue
-            per = f"{inst * 32 / nnz[inp]:.1f}" if nnz.get(inp) else "-"
-            pct = lambda m: f"{g(m):.0f}%" if g(m) is not None else "-"
-            bound_rows.append(f"| {inp} | {ours.get(k, k[:40])} | {inst / 1e6:.2f} | {per} | {pct('smsp__issue_active.avg.pct_of_peak_sustained_active')} "
-                              f"| {pct('smsp__cycles_active.avg.pct_of_peak_sustained_elapsed')} | {pct('sm__throughput.avg.pct_of_peak_sustained_elapsed')} "
-                              f"| {pct('dram__throughput.avg.pct_of_peak_sustained_elapsed')} |")
+for inp, k, col, r in launches():
+    g = lambda m: num(r[col[m]]) if m in col else None
+    inst = g("smsp__inst_executed.sum")
+    if inst is None: continue
+    per = f"{inst * 32 / nnz[inp]:.1f}" if nnz.get(inp) else "-"
+    pct = lambda m: f"{g(m):.0f}%" if g(m) is not None else "-"
+    bound_rows.append(f"| {inp} | {ours.get(k, k[:40])} | {inst / 1e6:.2f} | {per} | {pct('smsp__issue_active.avg.pct_of_peak_sustained_active')} "
+                      f"| {pct('smsp__cycles_active.avg.pct_of_peak_sustained_elapsed')} | {pct('sm__throughput.avg.pct_of_peak_sustained_elapsed')} "
+                      f"| {pct('dram__throughput.avg.pct_of_peak_sustained_elapsed')} |")
 if bound_rows:
     print("\n### What bounds each kernel\n")
     print("Warp instructions executed (smsp__inst_executed) and thread instructions per nonzero (x32 / nnz); issue slots busy "

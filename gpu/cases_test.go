@@ -21,11 +21,16 @@ func randomCOO(name string, rows, cols, nnz int, seed uint64) *matrices.COO {
 	r := rand.New(rand.NewPCG(seed, 7))
 	m := &matrices.COO{Name: name, NRows: rows, NCols: cols, Field: matrices.Real}
 	for range nnz {
-		m.Row = append(m.Row, int32(r.IntN(rows)))
-		m.Col = append(m.Col, int32(r.IntN(cols)))
-		m.Val = append(m.Val, value(r))
+		put(m, r.IntN(rows), r.IntN(cols), r)
 	}
 	return m
+}
+
+// put appends entry (i, j) with a random value.
+func put(m *matrices.COO, i, j int, r *rand.Rand) {
+	m.Row = append(m.Row, int32(i))
+	m.Col = append(m.Col, int32(j))
+	m.Val = append(m.Val, value(r))
 }
 
 func value(r *rand.Rand) float64 {
@@ -50,9 +55,7 @@ func testCases() []testCase {
 			continue
 		}
 		for range 1 + r.IntN(9) {
-			empty.Row = append(empty.Row, int32(i))
-			empty.Col = append(empty.Col, int32(r.IntN(200)))
-			empty.Val = append(empty.Val, value(r))
+			put(empty, i, r.IntN(200), r)
 		}
 	}
 	cases = append(cases, testCase{"empty-rows", empty})
@@ -61,15 +64,11 @@ func testCases() []testCase {
 	// among short rows.
 	dense := &matrices.COO{Name: "dense-row", NRows: 64, NCols: 5000}
 	for j := range 5000 {
-		dense.Row = append(dense.Row, 7)
-		dense.Col = append(dense.Col, int32(j))
-		dense.Val = append(dense.Val, value(r))
+		put(dense, 7, j, r)
 	}
 	for i := range 64 {
 		if i != 7 {
-			dense.Row = append(dense.Row, int32(i))
-			dense.Col = append(dense.Col, int32(r.IntN(5000)))
-			dense.Val = append(dense.Val, value(r))
+			put(dense, i, r.IntN(5000), r)
 		}
 	}
 	cases = append(cases, testCase{"dense-row", dense})
@@ -77,9 +76,7 @@ func testCases() []testCase {
 	// A single row, all of it.
 	one := &matrices.COO{Name: "single-row", NRows: 1, NCols: 3000}
 	for j := range 3000 {
-		one.Row = append(one.Row, 0)
-		one.Col = append(one.Col, int32(j))
-		one.Val = append(one.Val, value(r))
+		put(one, 0, j, r)
 	}
 	cases = append(cases, testCase{"single-row", one})
 
@@ -94,9 +91,7 @@ func testCases() []testCase {
 	for i := range 2000 {
 		n := int(2000 / float64(i+1))
 		for range n {
-			pl.Row = append(pl.Row, int32(i))
-			pl.Col = append(pl.Col, int32(r.IntN(2000)))
-			pl.Val = append(pl.Val, value(r))
+			put(pl, i, r.IntN(2000), r)
 		}
 	}
 	cases = append(cases, testCase{"power-law", pl})
@@ -106,9 +101,7 @@ func testCases() []testCase {
 	for i := range 5000 {
 		for d := -4; d <= 4; d++ {
 			if j := i + d; j >= 0 && j < 5000 {
-				band.Row = append(band.Row, int32(i))
-				band.Col = append(band.Col, int32(j))
-				band.Val = append(band.Val, value(r))
+				put(band, i, j, r)
 			}
 		}
 	}

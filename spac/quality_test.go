@@ -54,14 +54,7 @@ func TestBarabasiAlbertSPACFewestCopies(t *testing.T) {
 		t.Skip("partitions two graphs of 0.2M and 0.4M edges three ways")
 	}
 	for _, m0 := range []int{4, 8} {
-		coo, err := matrices.BarabasiAlbert(50000, m0, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := matrices.LocalityGraph(coo, matrices.ModelGraph)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := fig7Graph(t, m0)
 		c := partitionAll(t, g, "spac", "wvp-greedy", "greedy")
 		t.Logf("average degree %d: spac %d, wvp-greedy %d (%.3f), greedy %d (%.3f)", 2*m0,
 			c["spac"], c["wvp-greedy"], float64(c["spac"])/float64(c["wvp-greedy"]),
@@ -87,14 +80,7 @@ func TestWVPVolumeObjective(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		coo, err := matrices.BarabasiAlbert(50000, m0, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := matrices.LocalityGraph(coo, matrices.ModelGraph)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := fig7Graph(t, m0)
 		inc, err := matrices.BuildIncidence(g)
 		if err != nil {
 			t.Fatal(err)
@@ -167,4 +153,19 @@ func TestSPACBeatsStreamingOnSharedMatrices(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fig7Graph is the graph-model locality graph of the Fig. 7 Barabasi-Albert
+// graph with 50k vertices and m0 edges per new vertex (average degree 2 m0).
+func fig7Graph(t *testing.T, m0 int) *matrices.Graph {
+	t.Helper()
+	coo, err := matrices.BarabasiAlbert(50000, m0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := matrices.LocalityGraph(coo, matrices.ModelGraph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

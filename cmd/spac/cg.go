@@ -349,9 +349,12 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 			return fmt.Errorf("%s (%s): %w", label, mode, err)
 		}
 	}
-	x := make([]float64, m.NCols) // --repeat's input
-	for i := range x {
-		x[i] = 1
+	var x []float64 // --repeat's input
+	if f.repeat > 0 {
+		x = make([]float64, m.NCols)
+		for i := range x {
+			x[i] = 1
+		}
 	}
 	// Repeated runs in one process measure the solve without the noise of
 	// a fresh process and GPU context each time (tens of percent on a

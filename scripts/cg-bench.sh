@@ -9,7 +9,8 @@
 # table shows the process with the median total per mode. A CG row's
 # process solves RUNS rounds and reports, per mode, its run with the median
 # total: a solve of a few milliseconds varies by tens of percent from one
-# fresh process to the next, far more than the 2% the goal asks about.
+# fresh process to the next, far more than the 2% the goal asks about. The
+# verdict pairs SPAC-adapt with the best other mode of its own process.
 # SPAC-adapt runs with its defaults: it starts on cuSPARSE, partitions in a
 # child process at nice 19 from 10 ms into the solve on (--adapt-delay), and
 # times products only while it compares kernels (as the other modes do).
@@ -17,27 +18,32 @@
 # Runs where bin/gpu/spac runs (the GPU machine; build it with 'make gpu'
 # and carry bin/gpu). No Go needed.
 #
-# Usage: scripts/cg-bench.sh OUTDIR
-# Env: SPAC (bin/gpu/spac), REPS (3), RUNS (11), MATRICES (.kit/matrices), INPUTS
-#      (space-separated "input:tol" pairs), PREC (fp64), REPEATS
+# Usage: scripts/cg-bench.sh OUTDIR        (run, then write the tables)
+#        scripts/cg-bench.sh --report OUTDIR   (tables from OUTDIR/runs.csv again)
+# Env: SPAC (bin/gpu/spac), REPS (5), RUNS (11), MATRICES (.kit/matrices), INPUTS
+#      (space-separated "input:tol" pairs, "input:tol#runs" to override RUNS),
+#      PREC (fp64), REPEATS
 #      (space-separated "input:products" pairs of the SpMV loops; empty: none)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:?usage: scripts/cg-bench.sh OUTDIR}
+report_only=false
+if [ "${1-}" = --report ]; then report_only=true; shift; fi
+out=${1:?usage: scripts/cg-bench.sh [--report] OUTDIR}
 spac=${SPAC:-bin/gpu/spac}
-reps=${REPS:-3}
+reps=${REPS:-5}
 runs=${RUNS:-11}
 mats=${MATRICES:-.kit/matrices}
 prec=${PREC:-fp64}
-inputs=${INPUTS-"$mats/bcsstk13.mtx.gz:1e-6 gen:stencil2d-1000@0.25:1e-8 gen:stencil3d-100@0.125:1e-8 gen:cant:1e-10 gen:cop20k_A@0.5:1e-10"}
+# Runs per process: the medians must be steadier than the 2% the goal asks
+# about (one short solve varies by 10-20%); bcsstk13's 0.5 s solves take
+# fewer.
+inputs=${INPUTS-"$mats/bcsstk13.mtx.gz:1e-6#21 gen:stencil2d-1000@0.25:1e-8#41 gen:stencil3d-100@0.125:1e-8#41 gen:cant:1e-10#41 gen:cop20k_A@0.5:1e-10#41"}
 # cant x 200,000 outlasts its partition (about 2 s) on a kernel where SPAC's
 # product is faster: the row that shows the switch paying.
 repeats=${REPEATS-"gen:cant:20000 gen:cant:200000 gen:stencil2d-1000@0.25:200000"}
 mkdir -p "$out"
 csv="$out/runs.csv"
-: >"$csv"
 log="$out/runs.log"
-: >"$log"
 
 # run INPUT TOL WHAT EXTRA...: REPS processes, each solving with every mode
 # in turn (--schedule LIST) so that the modes share the machine's state;
@@ -56,21 +62,45 @@ run() {
   done
 }
 
-for item in $inputs; do
-  run "${item%:*}" "${item##*:}" cg --runs "$runs"
-done
-for item in $repeats; do
-  run "${item%:*}" 0 "spmv-x${item##*:}" --repeat "${item##*:}"
-done
+if ! $report_only; then
+  : >"$csv"
+  : >"$log"
+  for item in $inputs; do
+    n=$runs
+    case $item in *'#'*) n=${item##*#} item=${item%#*} ;; esac
+    run "${item%:*}" "${item##*:}" cg --runs "$n"
+  done
+  for item in $repeats; do
+    run "${item%:*}" 0 "spmv-x${item##*:}" --repeat "${item##*:}"
+  done
+fi
 
-# The report: per input and kind, the run with the median total per mode.
-awk -F, -v reps="$reps" '
+# The report: per input and kind, the run with the median total per mode,
+# and the verdict: SPAC-adapt against the best other mode of the same
+# process, whose modes ran side by side (a fresh process shifts every
+# mode's time per iteration by up to 10% on this machine, more than the 2%
+# the goal asks about), as the median over the processes.
+awk -F, '
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 {
   key = $col["what"] SUBSEP $col["input"]
   if (!(key in seen)) { seen[key] = 1; order[++n] = key }
   m = $col["mode"]; k = key SUBSEP m
   cnt[k]++; row[k, cnt[k]] = $0; tot[k, cnt[k]] = $col["total_ms"] + 0
+  r = $col["rep"]
+  if (!((key, r) in repSeen)) { repSeen[key, r] = 1; nrep[key]++; repOf[key, nrep[key]] = r }
+  # SPAC CG is charged its partition: the comparison is end to end.
+  pt[key, r, m] = $col["total_ms"] + (m == "spac" ? $col["partition_ms"] : 0)
+  pit[key, r, m] = $col["iterations"] + 0
+  # Time per iteration: the median over the runs where the CSV has it
+  # (runs that took different counts do not mix), charged the partition.
+  per = ("iter_median_us" in col && $col["iter_median_us"] > 0) ? $col["iter_median_us"] / 1000 : $col["total_ms"] / pit[key, r, m]
+  pper[key, r, m] = per + (m == "spac" ? $col["partition_ms"] / pit[key, r, m] : 0)
+  if (!(key in itLo) || pit[key, r, m] < itLo[key]) itLo[key] = pit[key, r, m]
+  if (pit[key, r, m] > itHi[key]) itHi[key] = pit[key, r, m]
+}
+function sortN(a, c,   i, j, t) {
+  for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 }
 function median(k,   i, j, t, idx, c) {
   c = cnt[k]
@@ -81,19 +111,17 @@ function median(k,   i, j, t, idx, c) {
 END {
   split("cusparse default spac adapt", modes, " ")
   name["cusparse"] = "cuSPARSE-CG"; name["default"] = "default-schedule CG"; name["spac"] = "SPAC CG (precomputed)"; name["adapt"] = "SPAC-adapt CG"
+  m2short["cusparse"] = "cuSPARSE-CG"; m2short["default"] = "default CG"; m2short["spac"] = "SPAC CG + partition"
   for (o = 1; o <= n; o++) {
     split(order[o], kw, SUBSEP)
     printf "### %s: %s\n\n", kw[1] == "cg" ? "CG" : "repeated SpMV (" substr(kw[1], 7) " products)", kw[2]
     print "| run | final kernel | stop | iterations | residual (true) | total ms | SpMV ms | us/iter before / after switch | switch iteration | partitioner |"
     print "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
-    best = -1; ad = -1; e2e = -1
     for (i = 1; i <= 4; i++) {
       k = order[o] SUBSEP modes[i]
       if (!(k in cnt)) { printf "| %s | (failed) |||||||||\n", name[modes[i]]; continue }
       split(median(k), f, ",")
       t = f[col["total_ms"]] + 0
-      if (modes[i] == "adapt") ad = t; else if (best < 0 || t < best) { best = t; bestname = name[modes[i]] }
-      if (modes[i] == "spac") { e2e = t + f[col["partition_ms"]]; pre = t }
       part = f[col["partition"]]
       if (part == "background") part = f[col["partition_state"]] == "not-started" ? "not started (the solve ended within --adapt-delay)" : f[col["partition_state"]] " after " sprintf("%.1f", f[col["partition_ms"]]) " ms"
       else if (part == "computed") part = sprintf("%.1f ms before the solve", f[col["partition_ms"]])
@@ -104,13 +132,33 @@ END {
         res, t, f[col["spmv_ms"]], f[col["iter_before_us"]], f[col["iter_after_us"]], swt, part
     }
     print ""
-    if (ad > 0 && best > 0) {
-      # The fair comparison charges SPAC CG its partition: end to end.
+    # Where the modes took different numbers of iterations (an
+    # ill-conditioned matrix, where the summation order decides), total
+    # time measures the rounding, so the verdict compares time per
+    # iteration instead and says so.
+    key = order[o]
+    perIter = itHi[key] > 1.01 * itLo[key]
+    nr = 0; delete ratio; bests = ""
+    for (j = 1; j <= nrep[key]; j++) {
+      r = repOf[key, j]
+      if (!((key, r, "adapt") in pt)) continue
       fb = -1
-      for (i = 1; i <= 2; i++) { k = order[o] SUBSEP modes[i]; if (k in cnt) { split(median(k), f, ","); t = f[col["total_ms"]] + 0; if (fb < 0 || t < fb) { fb = t; fbname = name[modes[i]] } } }
-      if (e2e > 0 && (fb < 0 || e2e < fb)) { fb = e2e; fbname = "SPAC CG with its partition" }
-      printf "SPAC-adapt total / best other end to end (%s, %.2f ms): %.3f (goal <= 1.02: %s); / SPAC CG without its partition: %.3f\n\n", fbname, fb, ad / fb, ad <= 1.02 * fb ? "met" : "missed", ad / pre
+      for (i = 1; i <= 3; i++) {
+        m = modes[i]
+        if (!((key, r, m) in pt)) continue
+        v = perIter ? pper[key, r, m] : pt[key, r, m]
+        if (fb < 0 || v < fb) { fb = v; bm = m }
+      }
+      if (fb <= 0) continue
+      ratio[++nr] = (perIter ? pper[key, r, "adapt"] : pt[key, r, "adapt"]) / fb
+      bests = bests (bests == "" ? "" : ", ") sprintf("%.3f vs %s", ratio[nr], m2short[bm])
     }
+    if (nr == 0) continue
+    sortN(ratio, nr)
+    med = nr % 2 ? ratio[(nr + 1) / 2] : (ratio[nr / 2] + ratio[nr / 2 + 1]) / 2
+    if (perIter) printf "Iterations differ between the runs (%d to %d: the summation order decides on this matrix), so the verdict compares time per iteration. ", itLo[key], itHi[key]
+    printf "SPAC-adapt %s / best other mode of the same process, median of %d processes: %.3f (goal <= 1.02: %s); per process: %s\n\n",
+      perIter ? "time per iteration" : "total", nr, med, med <= 1.02 ? "met" : "missed", bests
   }
 }' "$csv" >"$out/tables.md"
 echo "cg-bench: wrote $out/tables.md, runs.csv, runs.log" >&2

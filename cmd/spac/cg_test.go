@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/spac-gpu/spac/apps/cg"
 	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/schedule"
 )
@@ -144,6 +146,9 @@ func TestCGRuns(t *testing.T) {
 		t.Errorf("runs %d, totals %d <= %d <= %d, stop %s: want 3 runs, the median between min and max, converged",
 			rep.Runs, rep.MinTotalNS, tot, rep.MaxTotalNS, rep.Result.Stop)
 	}
+	if it := int64(rep.Result.Iterations); rep.MedianIterationNS*it > rep.MaxTotalNS || (rep.MedianIterationNS+1)*it < rep.MinTotalNS {
+		t.Errorf("median iteration %d ns over %d iterations: want between the totals %d and %d", rep.MedianIterationNS, it, rep.MinTotalNS, rep.MaxTotalNS)
+	}
 	// Several modes: solved in turn, one CSV row each, in the order given.
 	out, errOut, code, _ = executeStreams(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--schedule", "spac,default", "--runs", "2",
 		"-b", "64", "--no-cache", "--format", "csv", "--quiet")
@@ -153,6 +158,34 @@ func TestCGRuns(t *testing.T) {
 	}
 	if _, errOut, code, _ := executeStreams(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--runs", "0"); code != 2 || !strings.Contains(errOut, "--runs 0") {
 		t.Errorf("--runs 0: exit %d, %q; want usage exit 2 naming the flag", code, errOut)
+	}
+}
+
+// The median time per iteration is taken per run, not from the run with
+// the median total: runs that stop after different numbers of iterations
+// must not mix.
+func TestMedianIteration(t *testing.T) {
+	run := func(totalUS, iters int) *cg.Result {
+		return &cg.Result{Total: time.Duration(totalUS) * time.Microsecond, Iterations: iters}
+	}
+	for _, tc := range []struct {
+		name string
+		runs []*cg.Result
+		want int64 // ns
+	}{
+		{"one run", []*cg.Result{run(100, 10)}, 10000},
+		{"odd count", []*cg.Result{run(300, 10), run(100, 10), run(200, 10)}, 20000},
+		{"even count takes the lower middle", []*cg.Result{run(100, 10), run(400, 10)}, 10000},
+		// Totals 400, 500, 600 us: the median total (500 us, 50 us per
+		// iteration) is the slowest per iteration; the median per
+		// iteration is 40 us.
+		{"counts differ", []*cg.Result{run(400, 10), run(500, 10), run(600, 20)}, 40000},
+		{"no iterations", []*cg.Result{run(100, 0)}, 0},
+		{"none", nil, 0},
+	} {
+		if got := medianIteration(tc.runs); got != tc.want {
+			t.Errorf("%s: %d ns, want %d", tc.name, got, tc.want)
+		}
 	}
 }
 

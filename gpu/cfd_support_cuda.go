@@ -17,49 +17,37 @@ import "C"
 import (
 	"fmt"
 	"unsafe"
-)
 
-// SharedOptIn is the most dynamic shared memory one block may use on the
-// device after opting in (CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN).
-func (d *Device) SharedOptIn() (int, error) {
-	unbind, err := d.bind()
-	if err != nil {
-		return 0, err
-	}
-	defer unbind()
-	var v C.int
-	if r := C.cuDeviceGetAttribute(&v, C.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, C.CUdevice(d.dev)); r != C.CUDA_SUCCESS {
-		return 0, fmt.Errorf("gpu: reading the opt-in shared memory per block: %s", resultString(r))
-	}
-	return int(v), nil
-}
+	"gorgonia.org/cu"
+)
 
 // LaunchOptIn is Launch for a kernel that may need more dynamic shared
 // memory than a block gets without opting in: it raises the kernel's limit
 // (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) to shared first, which
-// the device allows up to SharedOptIn.
+// the device allows up to CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN.
 func (m *Module) LaunchOptIn(name string, grid, block, shared int, args ...uint64) (*Launch, error) {
+	if shared <= m.d.info.SharedPerBlock {
+		return m.Launch(name, grid, block, shared, args...)
+	}
 	fn, err := m.function(name)
 	if err != nil {
 		return nil, err
-	}
-	if shared <= m.d.info.SharedPerBlock {
-		return m.prepare(fn, name, grid, block, shared, m.d.info.SharedPerBlock, args)
-	}
-	limit, err := m.d.SharedOptIn()
-	if err != nil {
-		return nil, err
-	}
-	if shared > limit {
-		return nil, fmt.Errorf("gpu: %s needs %d bytes of shared memory per block, the device gives at most %d", name, shared, limit)
 	}
 	unbind, err := m.d.bind()
 	if err != nil {
 		return nil, err
 	}
 	defer unbind()
-	// gorgonia.org/cu v0.9.6 does not wrap cuFuncSetAttribute; its Function
-	// is a struct holding just the CUfunction handle.
+	// gorgonia.org/cu v0.9.6 does not name the opt-in attribute.
+	limit, err := m.d.dev.Attribute(cu.DeviceAttribute(C.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN))
+	if err != nil {
+		return nil, fmt.Errorf("gpu: reading the opt-in shared memory per block: %w", err)
+	}
+	if shared > limit {
+		return nil, fmt.Errorf("gpu: %s needs %d bytes of shared memory per block, the device gives at most %d", name, shared, limit)
+	}
+	// Nor does it wrap cuFuncSetAttribute; its Function is a struct holding
+	// just the CUfunction handle.
 	h := *(*C.CUfunction)(unsafe.Pointer(&fn))
 	if r := C.cuFuncSetAttribute(h, C.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, C.int(shared)); r != C.CUDA_SUCCESS {
 		return nil, fmt.Errorf("gpu: letting %s use %d bytes of shared memory: %s", name, shared, resultString(r))

@@ -142,14 +142,13 @@ func (s *SpMV) UploadAsync(a *ScheduleArrays) (*PendingSchedule, error) {
 		return nil, err
 	}
 	for _, st := range ps.ds.parts(s.p) {
-		ptr, bytes := hostBytes(st.src)
-		b, err := s.d.alloc(bytes, st.what)
+		b, err := s.d.alloc(st.bytes, st.what)
 		if err != nil {
 			return fail(err)
 		}
 		*st.dst = b
-		if bytes > 0 {
-			if err := cu.MemcpyHtoDAsync(b.ptr, ptr, bytes, stream); err != nil {
+		if st.bytes > 0 {
+			if err := cu.MemcpyHtoDAsync(b.ptr, st.ptr, st.bytes, stream); err != nil {
 				return fail(fmt.Errorf("gpu: queueing the copy of %s: %w", st.what, err))
 			}
 		}
@@ -239,4 +238,19 @@ func ReadBack[T any](b *Buffer, s []T, what string) error {
 	// A synchronous copy on the legacy default stream is ordered after the
 	// work queued there, and a non-blocking stream does not join it.
 	return download(b.b, s, what)
+}
+
+// UploadValues copies v, rounded to precision p, into new device memory
+// (as the SpMV stores its values and vectors); what names it in errors.
+func UploadValues(d *Device, v []float64, p Precision, what string) (*Buffer, error) {
+	unbind, err := d.bind()
+	if err != nil {
+		return nil, err
+	}
+	defer unbind()
+	b, err := uploadValues(d, v, p, what)
+	if err != nil {
+		return nil, err
+	}
+	return &Buffer{d: d, b: b}, nil
 }

@@ -35,3 +35,8 @@ func (ps *PendingSchedule) Discard()                                    {}
 
 // ReadBack fails without CUDA support.
 func ReadBack[T any](b *Buffer, s []T, what string) error { return ErrNoCUDA }
+
+// UploadValues fails without CUDA support.
+func UploadValues(d *Device, v []float64, p Precision, what string) (*Buffer, error) {
+	return nil, ErrNoCUDA
+}

@@ -24,14 +24,13 @@ const Built = true
 // method makes the context current on the calling goroutine's thread for
 // its duration, so a Device may be used from any goroutine, one at a time.
 type Device struct {
-	info      DeviceInfo
-	dev       cu.Device
-	ctx       cu.CUContext
-	modules   []*Module              // loaded modules, the SpMV kernels' first
-	fns       map[string]cu.Function // the SpMV kernels
-	clockKHz  int
-	ptxSource string
-	closed    bool
+	info     DeviceInfo
+	dev      cu.Device
+	ctx      cu.CUContext
+	modules  []*Module // loaded modules, the SpMV kernels' first
+	spmv     *Module   // the SpMV kernels
+	clockKHz int
+	closed   bool
 }
 
 // Open makes device ordinal's primary context current and loads the
@@ -75,7 +74,7 @@ func open(ordinal int) (*Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gpu: device %d: retaining its primary context: %w", ordinal, err)
 	}
-	d := &Device{dev: dev, ctx: ctx, fns: map[string]cu.Function{}}
+	d := &Device{dev: dev, ctx: ctx}
 	if err := cu.SetCurrentContext(ctx); err != nil {
 		d.release()
 		return nil, fmt.Errorf("gpu: device %d: making its context current: %w", ordinal, err)
@@ -136,8 +135,7 @@ func (d *Device) load() error {
 	if err != nil {
 		return err
 	}
-	d.fns = m.fns
-	d.ptxSource = m.source
+	d.spmv = m
 	return nil
 }
 
@@ -157,7 +155,7 @@ func jitHint(err error, log string) string {
 func (d *Device) Info() DeviceInfo { return d.info }
 
 // PTXSource says where the loaded kernels came from.
-func (d *Device) PTXSource() string { return d.ptxSource }
+func (d *Device) PTXSource() string { return d.spmv.source }
 
 // Close unloads the kernels and releases the primary context.
 func (d *Device) Close() error {
@@ -271,7 +269,7 @@ type launch struct {
 }
 
 func (d *Device) newLaunch(name string, grid, block, shared int, args ...uint64) (*launch, error) {
-	fn, ok := d.fns[name]
+	fn, ok := d.spmv.fns[name]
 	if !ok {
 		return nil, fmt.Errorf("gpu: no kernel %s", name)
 	}

@@ -69,9 +69,9 @@
 // Applications with kernels of their own (apps/cfd, apps/cg) embed their
 // PTX as a PTXModule and load it with Device.LoadModule; Alloc, Upload,
 // Download and Buffer manage their device memory, Module.Launch prepares a
-// launch (arguments by Ptr, Int, Float32, Float64) and Device.Time times
-// a sequence of launches as the SpMV kernels are timed. Their tests check
-// the embedded PTX against the source with PTXModule.CheckSource.
+// launch (arguments by Ptr and Int) and Device.Time times a sequence of
+// launches as the SpMV kernels are timed. Their tests check the embedded
+// PTX against the source with PTXModule.CheckSource.
 //
 // # Devices and threads
 //

@@ -3,7 +3,6 @@ package gpu
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -83,6 +82,17 @@ func (k Kernel) UsesSchedule() bool { return strings.HasPrefix(string(k), "spac-
 
 // StagesX reports whether a SPAC kernel keeps x in shared memory.
 func (k Kernel) StagesX() bool { return k == SPACShared || k == SPACSharedX4 }
+
+// ReadOnlyVariant returns the read-only-x kernel of a shared-x SPAC kernel, else k.
+func (k Kernel) ReadOnlyVariant() Kernel {
+	switch k {
+	case SPACShared:
+		return SPACReadOnly
+	case SPACSharedX4:
+		return SPACReadOnlyX4
+	}
+	return k
+}
 
 // TasksPerThread is how many consecutive tasks of a schedule one thread of
 // a SPAC kernel runs: 1 (a thread per task, the paper's mapping) or 4 (the
@@ -172,17 +182,3 @@ func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millise
 
 // Int is an int (or int32) kernel argument.
 func Int(v int) uint64 { return uint64(int64(v)) }
-
-// Float32 is a float kernel argument.
-func Float32(v float32) uint64 { return uint64(math.Float32bits(v)) }
-
-// Float64 is a double kernel argument.
-func Float64(v float64) uint64 { return math.Float64bits(v) }
-
-// Float is a value argument in precision p.
-func Float(v float64, p Precision) uint64 {
-	if p == FP32 {
-		return Float32(float32(v))
-	}
-	return Float64(v)
-}

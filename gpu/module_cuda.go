@@ -64,8 +64,7 @@ type Launch struct {
 
 // Launch prepares a launch of kernel name with grid blocks of block threads
 // and shared bytes of dynamic shared memory. Arguments are 8-byte slots
-// made by Ptr, Int, Float32 and Float64 (a 4-byte parameter reads the low
-// half of its slot).
+// made by Ptr and Int (a 4-byte parameter reads the low half of its slot).
 func (m *Module) Launch(name string, grid, block, shared int, args ...uint64) (*Launch, error) {
 	fn, err := m.function(name)
 	if err != nil {

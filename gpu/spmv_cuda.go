@@ -174,8 +174,7 @@ func (s *SpMV) Upload(a *ScheduleArrays) (*DeviceSchedule, error) {
 	}
 	ds := &DeviceSchedule{a: a, nZero: len(a.ZeroRows)}
 	for _, st := range ds.parts(s.p) {
-		ptr, bytes := hostBytes(st.src)
-		b, err := s.d.uploadBytes(ptr, bytes, st.what)
+		b, err := s.d.uploadBytes(st.ptr, st.bytes, st.what)
 		if err != nil {
 			ds.free()
 			return nil, err
@@ -195,45 +194,34 @@ func (s *SpMV) checkArrays(a *ScheduleArrays) error {
 	return nil
 }
 
-// schedulePart is one of a schedule's host arrays and the buffer it goes to.
+// schedulePart is one of a schedule's host arrays (its address and size in
+// bytes) and the buffer it goes to.
 type schedulePart struct {
-	dst  *buffer
-	src  any
-	what string
+	dst   *buffer
+	ptr   unsafe.Pointer
+	bytes int64
+	what  string
+}
+
+// part is the schedulePart copying s to dst.
+func part[T any](dst *buffer, s []T, what string) schedulePart {
+	ptr, bytes := slicePtr(s)
+	return schedulePart{dst: dst, ptr: ptr, bytes: bytes, what: what}
 }
 
 // parts lists the arrays of ds's schedule that Upload and UploadAsync copy,
 // with the values in precision p.
 func (ds *DeviceSchedule) parts(p Precision) []schedulePart {
 	a := ds.a
-	vals := any(a.Val)
+	vals := part(&ds.val, a.Val, "schedule values")
 	if p == FP32 {
-		vals = narrow(a.Val)
+		vals = part(&ds.val, narrow(a.Val), "schedule values")
 	}
 	return []schedulePart{
-		{&ds.meta, a.Meta, "block offsets"}, {&ds.xUnique, a.XUnique, "unique x"}, {&ds.yUniq, a.YUnique, "unique y"},
-		{&ds.yShared, a.YShared, "shared flags"}, {&ds.val, vals, "schedule values"}, {&ds.xLocal, a.XLocal, "local x addresses"},
-		{&ds.col, a.Col, "slot columns"}, {&ds.rowStart, a.RowStart, "row starts"}, {&ds.zeroRows, a.ZeroRows, "rows to clear"},
+		part(&ds.meta, a.Meta, "block offsets"), part(&ds.xUnique, a.XUnique, "unique x"), part(&ds.yUniq, a.YUnique, "unique y"),
+		part(&ds.yShared, a.YShared, "shared flags"), vals, part(&ds.xLocal, a.XLocal, "local x addresses"),
+		part(&ds.col, a.Col, "slot columns"), part(&ds.rowStart, a.RowStart, "row starts"), part(&ds.zeroRows, a.ZeroRows, "rows to clear"),
 	}
-}
-
-// hostBytes returns the address and size of a schedule part's array.
-func hostBytes(v any) (unsafe.Pointer, int64) {
-	switch s := v.(type) {
-	case []int32:
-		return slicePtr(s)
-	case []uint8:
-		return slicePtr(s)
-	case []uint16:
-		return slicePtr(s)
-	case []uint32:
-		return slicePtr(s)
-	case []float32:
-		return slicePtr(s)
-	case []float64:
-		return slicePtr(s)
-	}
-	panic(fmt.Sprintf("gpu: hostBytes of %T", v))
 }
 
 func (ds *DeviceSchedule) free() {

@@ -71,8 +71,11 @@ func (c *Cache) warnf(format string, a ...any) {
 // Load returns the cached schedule of coo under opts, if there is one. The
 // values are refreshed from coo (the key covers only the structure). A
 // damaged entry, or one made with other parameters, is removed with a
-// warning and reported as a miss.
+// warning and reported as a miss. A nil cache (caching off) always misses.
 func (c *Cache) Load(coo *matrices.COO, opts Options) (*Schedule, bool) {
+	if c == nil {
+		return nil, false
+	}
 	opts, err := opts.resolve()
 	if err != nil {
 		return nil, false

@@ -32,6 +32,10 @@ func TestCache(t *testing.T) {
 	if _, ok := c.Load(coo, opts); ok {
 		t.Fatal("hit in an empty cache")
 	}
+	var off *Cache // caching off
+	if _, ok := off.Load(coo, opts); ok {
+		t.Fatal("hit in a nil cache")
+	}
 	s := build(t, coo, p, opts)
 	if err := c.Store(s); err != nil {
 		t.Fatal(err)

@@ -67,11 +67,11 @@ run_job() { # mesh blocks flags
   timeout "$limit" "$spac" cfd "$mesh" --gpu --gpu-lock "$out/gpu.lock" -b "$b" --precision "$precisions" -n "$iters" \
     --format csv $extra >"$out/csv/$tag.csv" 2>"$out/csv/$tag.err"
   rc=$?
-  echo "cfd-sweep: $(date -u +%H:%M:%S) $mesh B=$b: exit $rc in $((SECONDS - t0)) s; $(grep -c ',gpu,' "$out/csv/$tag.csv") GPU runs"
+  echo "cfd-sweep: $(stamp) $mesh B=$b: exit $rc in $((SECONDS - t0)) s; $(grep -c ',gpu,' "$out/csv/$tag.csv") GPU runs"
   [ $rc -ne 0 ] && tail -3 "$out/csv/$tag.err"
   return 0
 }
-export -f run_job name
+export -f run_job name stamp
 export spac out precisions iters limit
 xargs -P "$jobs" -n 3 bash -c 'run_job "$1" "$2" "$3"' _ <"$out/csv/jobs.txt" 2>&1 | tee -a "$log" >&2
 

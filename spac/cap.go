@@ -46,9 +46,9 @@ func EnforceCap(g *matrices.Graph, inc *matrices.Incidence, p *Partition, capaci
 	}
 	k := p.K
 	part := p.Part
-	load, err := partLoads(part, k, "cap")
+	load, err := partLoads(part, k)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("cap: %w", err)
 	}
 	cp := int32(capacity)
 	excess := 0
@@ -135,12 +135,12 @@ func EnforceCap(g *matrices.Graph, inc *matrices.Incidence, p *Partition, capaci
 }
 
 // partLoads returns the number of edges in each of the k parts, or an
-// error, prefixed with what, naming an edge whose part is outside [0,k).
-func partLoads(part []int32, k int, what string) ([]int32, error) {
+// error naming an edge whose part is outside [0,k).
+func partLoads(part []int32, k int) ([]int32, error) {
 	load := make([]int32, k)
 	for e, q := range part {
 		if q < 0 || int(q) >= k {
-			return nil, fmt.Errorf("%s: edge %d assigned to part %d, outside [0,%d)", what, e, q, k)
+			return nil, fmt.Errorf("edge %d assigned to part %d, outside [0,%d)", e, q, k)
 		}
 		load[q]++
 	}
@@ -190,12 +190,6 @@ func newCapState(g *matrices.Graph, inc *matrices.Incidence, part, load []int32,
 	nv := g.NumVertices
 	k := len(load)
 	st := &capState{g: g, inc: inc, part: part, load: load, cap: cp}
-	if rel == nil {
-		rel = make([]bool, nv)
-		for v := range rel {
-			rel[v] = true
-		}
-	}
 	// Vertices are independent: ranges of them are counted, then filled, in
 	// parallel, each range with scratch of its own. The lists do not depend
 	// on how the ranges are run.
@@ -229,7 +223,7 @@ func newCapState(g *matrices.Graph, inc *matrices.Incidence, part, load []int32,
 		for v := lo; v < hi; v++ {
 			d := int32(0)
 			switch {
-			case !rel[v]:
+			case rel != nil && !rel[v]:
 			case compact:
 				d = distinct(v, stamp, int32(v+1), nil)
 			default:
@@ -247,7 +241,7 @@ func newCapState(g *matrices.Graph, inc *matrices.Incidence, part, load []int32,
 	st.lc = make([]int32, total)
 	inRanges(func(lo, hi int, stamp, pos []int32) {
 		for v := lo; v < hi; v++ {
-			if !rel[v] {
+			if rel != nil && !rel[v] {
 				continue
 			}
 			base := st.off[v]

@@ -111,7 +111,6 @@ func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad
 		}
 	}
 	if top == 1 {
-		reclaim()
 		return h.uncoarsen(ctx, 1, part, k, softLoad, 0, progress)
 	}
 	return part, nil

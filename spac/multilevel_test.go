@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/spac-gpu/spac/metis"
 	"github.com/spac-gpu/spac/transform"
 )
 
@@ -103,24 +104,13 @@ func TestHierarchy(t *testing.T) {
 	if !slices.Equal(part, within) {
 		t.Fatal("the coarse levels do not keep the partition they were built within")
 	}
-	before := cutOf(w, within)
+	mg := &metis.Graph{Xadj: w.Xadj, Adjncy: w.Adjncy, Adjwgt: w.Adjwgt}
+	before := mg.EdgeCut(within)
 	refined, err := h.uncoarsen(context.Background(), len(h.maps), slices.Clone(h.within), k, int64(n), 0, func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after := cutOf(w, refined); after > before {
+	if after := mg.EdgeCut(refined); after > before {
 		t.Errorf("uncoarsening raised the cut from %d to %d", before, after)
 	}
-}
-
-func cutOf(w *transform.WeightedGraph, part []int32) int64 {
-	var c int64
-	for v := 0; v < w.NumVertices(); v++ {
-		for i := w.Xadj[v]; i < w.Xadj[v+1]; i++ {
-			if part[w.Adjncy[i]] != part[v] {
-				c += int64(w.Adjwgt[i])
-			}
-		}
-	}
-	return c / 2
 }

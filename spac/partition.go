@@ -105,15 +105,12 @@ func Check(g *matrices.Graph, p Partition, capacity int) error {
 	if len(p.Part) != g.NumEdges() {
 		return fmt.Errorf("partition covers %d edges, graph has %d", len(p.Part), g.NumEdges())
 	}
-	load := make([]int, p.K)
-	for e, q := range p.Part {
-		if q < 0 || int(q) >= p.K {
-			return fmt.Errorf("edge %d assigned to part %d, outside [0,%d)", e, q, p.K)
-		}
-		load[q]++
+	load, err := partLoads(p.Part, p.K)
+	if err != nil {
+		return err
 	}
 	for q, l := range load {
-		if l > capacity {
+		if int(l) > capacity {
 			return fmt.Errorf("part %d holds %d edges, above the cap of %d", q, l, capacity)
 		}
 	}

@@ -32,9 +32,9 @@ func Polish(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *
 	if p.K < 1 {
 		return 0, fmt.Errorf("polish: %d parts", p.K)
 	}
-	load, err := partLoads(p.Part, p.K, "polish")
+	load, err := partLoads(p.Part, p.K)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("polish: %w", err)
 	}
 	cp := int32(capacity)
 	for q, l := range load {

@@ -104,11 +104,7 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 	// below coarsenMinEdges, or with coarsening off, METIS sees the graph.
 	var vertexPart []int32
 	if m >= coarsenMinEdges && opts.Coarsen > 0 {
-		imb := opts.Imbalance
-		if imb == 0 {
-			imb = DefaultImbalance
-		}
-		softLoad := int64(float64(maxLoad) * (1 + imb))
+		softLoad := int64(float64(maxLoad) * (1 + imbalance(opts)))
 		vertexPart, err = multilevel(ctx, tg, opts.K, softLoad, int32(max(2, perEdge*opts.Cap/16)), opts.Coarsen, metisOptions(opts), progress)
 	} else {
 		progress("metis")
@@ -160,13 +156,18 @@ func fitDominant(m int, dominant int32, progress func(string)) int32 {
 	return fitted
 }
 
+// imbalance is the imbalance opts asks of METIS: DefaultImbalance when
+// unset.
+func imbalance(opts Options) float64 {
+	if opts.Imbalance == 0 {
+		return DefaultImbalance
+	}
+	return opts.Imbalance
+}
+
 // metisOptions translates the method options into METIS's.
 func metisOptions(opts Options) metis.Options {
-	imb := opts.Imbalance
-	if imb == 0 {
-		imb = DefaultImbalance
-	}
-	ufactor := int(imb*1000 + 0.5)
+	ufactor := int(imbalance(opts)*1000 + 0.5)
 	if ufactor < 1 {
 		ufactor = 1
 	}

@@ -52,6 +52,7 @@ func partitionVertices(ctx context.Context, w *transform.WeightedGraph, weight [
 func splitGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32, group []int32, groups, k int, opts metis.Options) ([]int32, error) {
 	n := w.NumVertices()
 	groupWeight := make([]int64, groups)
+	start := make([]int32, groups+1) // group sizes, then where each starts in members
 	var total int64
 	for v := 0; v < n; v++ {
 		wv := int64(1)
@@ -59,6 +60,7 @@ func splitGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32
 			wv = int64(weight[v])
 		}
 		groupWeight[group[v]] += wv
+		start[group[v]+1]++
 		total += wv
 	}
 	share := shares(groupWeight, total, k)
@@ -67,10 +69,6 @@ func splitGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32
 	// are built one after the other (induced shares its scratch), then
 	// partitioned concurrently.
 	members := matrices.CountingSort(group, groups, nil)
-	start := make([]int32, groups+1)
-	for _, g := range group {
-		start[g+1]++
-	}
 	for g := 0; g < groups; g++ {
 		start[g+1] += start[g]
 	}

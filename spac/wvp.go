@@ -61,11 +61,10 @@ func (WVPGreedy) Partition(ctx context.Context, g *matrices.Graph, inc *matrices
 }
 
 // wvpConfig holds the choices of a WVP run that are not options of the
-// method: the METIS objective and imbalance of the vertex partition and the
-// rule for cut edges.
+// method: the METIS objective of the vertex partition and the rule for cut
+// edges.
 type wvpConfig struct {
 	objective metis.Objective
-	ufactor   int // METIS UFactor; 0 = METIS's default
 	place     wvpPlace
 }
 
@@ -273,13 +272,14 @@ func wvpCover(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, v
 	np := len(cnt)
 	// The cut edges of every pair, by a counting sort.
 	start := make([]int32, np+1)
+	maxCnt := int32(0)
 	for id, c := range cnt {
 		start[id+1] = start[id] + c
+		maxCnt = max(maxCnt, c)
 	}
 	edges := make([]int32, start[np])
 	fill := make([]int32, np)
 	copy(fill, start[:np])
-	maxCnt := int32(0)
 	for e := 0; e < m; e++ {
 		if part[e] >= 0 {
 			continue
@@ -289,9 +289,6 @@ func wvpCover(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, v
 			edges[fill[id]] = int32(e)
 			fill[id]++
 		}
-	}
-	for _, c := range cnt {
-		maxCnt = max(maxCnt, c)
 	}
 	// Bucket queue over the counts, largest first; a pair whose count fell
 	// since it was queued is queued again under its count when popped.
@@ -407,7 +404,7 @@ func wvpVertexPartition(ctx context.Context, g *matrices.Graph, inc *matrices.In
 		cpart = spreadByWeight(mg.Vwgt, k)
 	} else {
 		var err error
-		cpart, err = runMETIS(ctx, mg, k, metis.Options{Seed: int32(opts.Seed), Objective: cfg.objective, UFactor: cfg.ufactor})
+		cpart, err = runMETIS(ctx, mg, k, metis.Options{Seed: int32(opts.Seed), Objective: cfg.objective})
 		if err != nil {
 			return nil, err
 		}

@@ -69,22 +69,7 @@ func TestCoarsenProperties(t *testing.T) {
 
 // The result depends on the graph alone, not on how many cores run it.
 func TestCoarsenDeterministic(t *testing.T) {
-	m, err := matrices.Preset("cant", 0.05, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := matrices.LocalityGraph(m, matrices.ModelSpMV)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inc, err := matrices.BuildIncidence(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := Contract(g, inc, Walk)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := cantContracted(t, 0.05)
 	first, err := new(Coarsener).Coarsen(w, nil, 64, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -104,22 +89,7 @@ func TestCoarsenDeterministic(t *testing.T) {
 
 // BenchmarkCoarsen: one level of a cant-sized contracted graph (2M vertices).
 func BenchmarkCoarsen(b *testing.B) {
-	m, err := matrices.Preset("cant", 1, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, err := matrices.LocalityGraph(m, matrices.ModelSpMV)
-	if err != nil {
-		b.Fatal(err)
-	}
-	inc, err := matrices.BuildIncidence(g)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := Contract(g, inc, Walk)
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := cantContracted(b, 1)
 	var cs Coarsener
 	b.ResetTimer()
 	for b.Loop() {
@@ -127,4 +97,27 @@ func BenchmarkCoarsen(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// cantContracted builds the cant preset at scale, its SpMV locality graph
+// and the walk-ordered contraction of that graph.
+func cantContracted(tb testing.TB, scale float64) *WeightedGraph {
+	tb.Helper()
+	m, err := matrices.Preset("cant", scale, 1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := matrices.LocalityGraph(m, matrices.ModelSpMV)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	inc, err := matrices.BuildIncidence(g)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w, err := Contract(g, inc, Walk)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return w
 }

@@ -40,7 +40,9 @@ func (e *testEngine) spmv(op Op, timed bool) time.Duration {
 	return e.cost[op.Name()]
 }
 
-func (e *testEngine) Step(op Op, timed bool) (StepResult, error) {
+// tick counts an iteration (a step or a product), runs the hook before it
+// and counts it as timed when the solver asked to time it.
+func (e *testEngine) tick(timed bool) {
 	e.iter++
 	if e.onStep != nil {
 		e.onStep(e.iter)
@@ -48,19 +50,17 @@ func (e *testEngine) Step(op Op, timed bool) (StepResult, error) {
 	if timed {
 		e.timed++
 	}
+}
+
+func (e *testEngine) Step(op Op, timed bool) (StepResult, error) {
+	e.tick(timed)
 	st, err := e.CPUEngine.Step(op, timed)
 	st.SpMV = e.spmv(op, timed)
 	return st, err
 }
 
 func (e *testEngine) Multiply(op Op, timed bool) (time.Duration, error) {
-	e.iter++
-	if e.onStep != nil {
-		e.onStep(e.iter)
-	}
-	if timed {
-		e.timed++
-	}
+	e.tick(timed)
 	_, err := e.CPUEngine.Multiply(op, timed)
 	return e.spmv(op, timed), err
 }
@@ -142,23 +142,23 @@ func TestAdaptPaths(t *testing.T) {
 		name       string
 		csr, sched time.Duration
 		readyAfter int
-		source     func(e *testEngine, release <-chan struct{}, cancelled chan<- struct{}) ScheduleSource
+		source     func(release <-chan struct{}, cancelled chan<- struct{}) ScheduleSource
 		releaseAt  int // iteration whose start releases the source and waits for Prepare
 		check      check
 	}{
 		{name: "ready early", csr: slow, sched: fast, releaseAt: 1,
-			source: func(*testEngine, <-chan struct{}, chan<- struct{}) ScheduleSource { return ready },
+			source: func(<-chan struct{}, chan<- struct{}) ScheduleSource { return ready },
 			check:  wantSwitch(2, true)},
 		{name: "ready late", csr: slow, sched: fast, releaseAt: 20,
-			source: func(_ *testEngine, release <-chan struct{}, _ chan<- struct{}) ScheduleSource {
+			source: func(release <-chan struct{}, _ chan<- struct{}) ScheduleSource {
 				return func(ctx context.Context) (*schedule.Schedule, error) { <-release; return s, nil }
 			},
 			check: wantSwitch(21, true)},
 		{name: "upload in flight for 6 polls", csr: slow, sched: fast, releaseAt: 1, readyAfter: 6,
-			source: func(*testEngine, <-chan struct{}, chan<- struct{}) ScheduleSource { return ready },
+			source: func(<-chan struct{}, chan<- struct{}) ScheduleSource { return ready },
 			check:  wantSwitch(8, true)},
 		{name: "slower schedule is dropped", csr: fast, sched: slow, releaseAt: 1,
-			source: func(*testEngine, <-chan struct{}, chan<- struct{}) ScheduleSource { return ready },
+			source: func(<-chan struct{}, chan<- struct{}) ScheduleSource { return ready },
 			check: func(t *testing.T, e *testEngine, res *Result) {
 				wantSwitch(2, false)(t, e, res)
 				if n := len(res.Segments); n != 3 || res.Segments[1].Iters != 1+DefaultProbe {
@@ -166,7 +166,7 @@ func TestAdaptPaths(t *testing.T) {
 				}
 			}},
 		{name: "never ready before convergence", csr: slow, sched: fast,
-			source: func(_ *testEngine, _ <-chan struct{}, cancelled chan<- struct{}) ScheduleSource {
+			source: func(_ <-chan struct{}, cancelled chan<- struct{}) ScheduleSource {
 				return func(ctx context.Context) (*schedule.Schedule, error) {
 					<-ctx.Done()
 					close(cancelled)
@@ -179,14 +179,14 @@ func TestAdaptPaths(t *testing.T) {
 				}
 			}},
 		{name: "upload still running at convergence", csr: slow, sched: fast, releaseAt: 1, readyAfter: 1 << 30,
-			source: func(*testEngine, <-chan struct{}, chan<- struct{}) ScheduleSource { return ready },
+			source: func(<-chan struct{}, chan<- struct{}) ScheduleSource { return ready },
 			check: func(t *testing.T, e *testEngine, res *Result) {
 				if res.SwitchIter != 0 || res.Background.State != "late" || e.discarded.Load() != 1 {
 					t.Errorf("switch %d, background %s, %d discarded: want no switch, late, the schedule freed", res.SwitchIter, res.Background.State, e.discarded.Load())
 				}
 			}},
 		{name: "partitioner error", csr: slow, sched: fast, releaseAt: 3,
-			source: func(_ *testEngine, release <-chan struct{}, _ chan<- struct{}) ScheduleSource {
+			source: func(release <-chan struct{}, _ chan<- struct{}) ScheduleSource {
 				return func(ctx context.Context) (*schedule.Schedule, error) {
 					<-release
 					return nil, errors.New("metis: out of memory")
@@ -209,7 +209,7 @@ func TestAdaptPaths(t *testing.T) {
 				}
 			}
 			o := opts(CSROp{})
-			o.Schedule = tc.source(e, release, cancelled)
+			o.Schedule = tc.source(release, cancelled)
 			res, err := Solve(context.Background(), e, b, o)
 			if err != nil {
 				t.Fatal(err)

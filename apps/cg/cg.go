@@ -161,27 +161,29 @@ type Result struct {
 	SwitchIter int        `json:"switch_iteration"`
 	SPACKept   bool       `json:"spac_kept"`
 	Background Background `json:"partitioner"`
-	iterTimes  []time.Duration
 }
 
 // PerIteration returns the mean wall time of an iteration before the
-// switch to the SPAC kernel and from it on (0 where there is none).
+// switch to the SPAC kernel and from it on (0 where there is none). The
+// switch starts a segment: the iteration before it ran another kernel.
 func (r *Result) PerIteration() (before, after time.Duration) {
-	cut := len(r.iterTimes)
-	if r.SwitchIter > 0 {
-		cut = min(r.SwitchIter-1, cut)
+	var sum [2]time.Duration
+	var n [2]int
+	for _, s := range r.Segments {
+		i := 0
+		if r.SwitchIter > 0 && s.From >= r.SwitchIter {
+			i = 1
+		}
+		sum[i] += s.Time
+		n[i] += s.Iters
 	}
-	mean := func(ts []time.Duration) time.Duration {
-		if len(ts) == 0 {
+	mean := func(i int) time.Duration {
+		if n[i] == 0 {
 			return 0
 		}
-		var s time.Duration
-		for _, t := range ts {
-			s += t
-		}
-		return s / time.Duration(len(ts))
+		return sum[i] / time.Duration(n[i])
 	}
-	return mean(r.iterTimes[:cut]), mean(r.iterTimes[cut:])
+	return mean(0), mean(1)
 }
 
 // KernelAt returns the kernel iteration k ran (1-based), or "".
@@ -245,7 +247,6 @@ func newRun(ctx context.Context, eng Engine, o *Options) (*run, error) {
 // when timed.
 func (r *run) iteration(k int, op Op, wall, spmv time.Duration, timed bool) {
 	res := r.res
-	res.iterTimes = append(res.iterTimes, wall)
 	n := len(res.Segments)
 	if n == 0 || res.Segments[n-1].Kernel != op.Name() {
 		res.Segments = append(res.Segments, Segment{Kernel: op.Name(), From: k})

@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/matrices"
@@ -185,7 +186,11 @@ func TestGPUAdapt(t *testing.T) {
 					t.Errorf("switch at %d, background %s: want a switch after iteration 10", res.SwitchIter, res.Background.State)
 				}
 			case "never":
-				<-cancelled
+				select {
+				case <-cancelled:
+				case <-time.After(10 * time.Second):
+					t.Fatal("the partitioner's context was never cancelled")
+				}
 				if res.SwitchIter != 0 || res.Background.State != "cancelled" {
 					t.Errorf("switch %d, background %s: want none and cancelled", res.SwitchIter, res.Background.State)
 				}
@@ -199,8 +204,7 @@ func TestGPUAdapt(t *testing.T) {
 }
 
 func TestGPUBreakdown(t *testing.T) {
-	coo := &matrices.COO{Name: "indefinite", NRows: 2, NCols: 2, Field: matrices.Real, Symmetry: matrices.General,
-		Row: []int32{0, 0, 1, 1}, Col: []int32{0, 1, 0, 1}, Val: []float64{1, 2, 2, 1}}
+	coo := indefinite()
 	m, err := gpu.NewMatrix(coo)
 	if err != nil {
 		t.Fatal(err)

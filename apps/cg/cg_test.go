@@ -125,11 +125,17 @@ func TestSolveLaplacian(t *testing.T) {
 
 func abs(a int) int { return max(a, -a) }
 
+// indefinite is [[1 2] [2 1]]: symmetric with a positive diagonal, but
+// indefinite (eigenvalues 3 and -1).
+func indefinite() *matrices.COO {
+	return &matrices.COO{Name: "indefinite", NRows: 2, NCols: 2, Field: matrices.Real, Symmetry: matrices.General,
+		Row: []int32{0, 0, 1, 1}, Col: []int32{0, 1, 0, 1}, Val: []float64{1, 2, 2, 1}}
+}
+
 func TestBreakdownOnIndefinite(t *testing.T) {
 	// [[1 2] [2 1]] has eigenvalues 3 and -1. From b = e1: p.Ap = 1, then
 	// p = (4, -2) with p.Ap = -12.
-	coo := &matrices.COO{Name: "indefinite", NRows: 2, NCols: 2, Field: matrices.Real, Symmetry: matrices.General,
-		Row: []int32{0, 0, 1, 1}, Col: []int32{0, 1, 0, 1}, Val: []float64{1, 2, 2, 1}}
+	coo := indefinite()
 	m, err := gpu.NewMatrix(coo)
 	if err != nil {
 		t.Fatal(err)

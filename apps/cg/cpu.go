@@ -12,10 +12,9 @@ import (
 // CPUEngine runs the iteration on the CPU in one precision: the reference
 // the GPU is checked against, and the engine the overlap tests drive.
 type CPUEngine struct {
-	m    *gpu.Matrix
-	prec gpu.Precision
-	f32  *cpuVectors[float32]
-	f64  *cpuVectors[float64]
+	m   *gpu.Matrix
+	f32 *cpuVectors[float32]
+	f64 *cpuVectors[float64]
 }
 
 // cpuVectors holds the iteration's state in precision T.
@@ -27,7 +26,7 @@ type cpuVectors[T float32 | float64] struct {
 
 // NewCPUEngine prepares m for CG in precision p.
 func NewCPUEngine(m *gpu.Matrix, p gpu.Precision) *CPUEngine {
-	e := &CPUEngine{m: m, prec: p}
+	e := &CPUEngine{m: m}
 	if p == gpu.FP32 {
 		e.f32 = newCPUVectors[float32](m)
 	} else {

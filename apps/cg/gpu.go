@@ -38,7 +38,7 @@ type GPUEngine struct {
 	m          *gpu.Matrix
 	prec       gpu.Precision
 	spacKernel gpu.Kernel
-	x, r, b    *gpu.Buffer
+	x, r       *gpu.Buffer
 	scalars    *gpu.Buffer // S of cg.cu: r.r (two slots), p.Ap
 	partials   *gpu.Buffer
 	timer      *gpu.Interval
@@ -46,6 +46,7 @@ type GPUEngine struct {
 	grid       int
 
 	dotPQ, finalPQ *gpu.Launch
+	dotRR          *gpu.Launch    // the partial sums of r.r (Init's; finalR[1] ends it in slot 0)
 	update, finalR [2]*gpu.Launch // by the slot of r.r before the update
 	xpay           [2]*gpu.Launch
 	parity         int       // slot of the current r.r
@@ -104,6 +105,7 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 	}
 	N, P := gpu.Int(n), gpu.Ptr(e.partials)
 	e.dotPQ = launch("cg_dot_partial"+suffix, e.grid, N, pv, qv, P)
+	e.dotRR = launch("cg_dot_partial"+suffix, e.grid, N, gpu.Ptr(e.r), gpu.Ptr(e.r), P)
 	e.finalPQ = launch("cg_dot_final", 1, gpu.Int(e.grid), P, slot(2))
 	for s := range 2 {
 		e.update[s] = launch("cg_update"+suffix, e.grid, N, S, gpu.Int(s), gpu.Ptr(e.x), gpu.Ptr(e.r), pv, qv, P)
@@ -143,44 +145,25 @@ func (e *GPUEngine) Op(k gpu.Kernel, blockSize int) (Op, error) {
 	return gpuOp{op}, nil
 }
 
-func (e *GPUEngine) run(l *gpu.Launch, err error) error {
-	if err != nil {
-		return err
-	}
-	return l.Run()
-}
-
 func (e *GPUEngine) Init(b []float64) (float64, error) {
 	if len(b) != e.m.NRows {
 		return 0, fmt.Errorf("cg: b has %d entries, the matrix %d rows", len(b), e.m.NRows)
 	}
-	e.b.Free()
-	var err error
-	if e.prec == gpu.FP32 {
-		f := make([]float32, len(b))
-		for i, v := range b {
-			f[i] = float32(v)
-		}
-		e.b, err = gpu.Upload(e.d, f, "b")
-	} else {
-		e.b, err = gpu.Upload(e.d, b, "b")
-	}
+	// b is needed only by cg_init; the read-back below waits for it, before
+	// the deferred free.
+	db, err := gpu.UploadValues(e.d, b, e.prec, "b")
 	if err != nil {
 		return 0, err
 	}
+	defer db.Free()
 	pv, _ := e.sp.VectorArgs()
-	suffix := kernelSuffix(e.prec)
-	N, P := gpu.Int(e.m.NRows), gpu.Ptr(e.partials)
-	for _, l := range []struct {
-		name string
-		grid int
-		args []uint64
-	}{
-		{"cg_init" + suffix, e.grid, []uint64{N, gpu.Ptr(e.b), gpu.Ptr(e.x), gpu.Ptr(e.r), pv}},
-		{"cg_dot_partial" + suffix, e.grid, []uint64{N, gpu.Ptr(e.r), gpu.Ptr(e.r), P}},
-		{"cg_dot_final", 1, []uint64{gpu.Int(e.grid), P, gpu.Ptr(e.scalars)}},
-	} {
-		if err := e.run(e.mod.Launch(l.name, l.grid, vecThreads, 0, l.args...)); err != nil {
+	initL, err := e.mod.Launch("cg_init"+kernelSuffix(e.prec), e.grid, vecThreads, 0, gpu.Int(e.m.NRows), gpu.Ptr(db), gpu.Ptr(e.x), gpu.Ptr(e.r), pv)
+	if err != nil {
+		return 0, err
+	}
+	// r.r into slot 0: finalR[1] is the final sum of an update from slot 1.
+	for _, l := range []*gpu.Launch{initL, e.dotRR, e.finalR[1]} {
+		if err := l.Run(); err != nil {
 			return 0, err
 		}
 	}
@@ -326,7 +309,7 @@ func (p *gpuPending) Op() (Op, error) {
 	p.ds = ds
 	k := p.e.spacKernel
 	if k.StagesX() && !ds.Arrays().XStaged {
-		k = map[gpu.Kernel]gpu.Kernel{gpu.SPACShared: gpu.SPACReadOnly, gpu.SPACSharedX4: gpu.SPACReadOnlyX4}[k]
+		k = k.ReadOnlyVariant()
 	}
 	op, err := p.e.sp.Op(k, 0, ds)
 	if err != nil {
@@ -337,7 +320,7 @@ func (p *gpuPending) Op() (Op, error) {
 
 // Close frees the device memory.
 func (e *GPUEngine) Close() error {
-	for _, b := range []*gpu.Buffer{e.x, e.r, e.b, e.scalars, e.partials} {
+	for _, b := range []*gpu.Buffer{e.x, e.r, e.scalars, e.partials} {
 		b.Free()
 	}
 	if e.timer != nil {

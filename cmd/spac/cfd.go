@@ -318,7 +318,7 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 				return err
 			}
 			refs[prec] = ref
-			rows = append(rows, cfdRow{precision: prec, device: "cpu", schedule: "original", iterations: f.iterations, total: ref.Time, ok: true, reference: true})
+			rows = append(rows, cfdRow{precision: prec, device: "cpu", schedule: "original", iterations: f.iterations, total: ref.Time, reference: true})
 			if f.useGPU {
 				continue
 			}
@@ -402,13 +402,11 @@ func runCFDGPU(f *cfdFlags, st *cfdSetup, m *cfd.Mesh, parts []cfdPart, refs map
 			}
 			for _, p := range runs {
 				var sched *cfd.Schedule
+				name := "original"
 				if p != nil {
-					sched = p.sched
+					sched, name = p.sched, p.met.Method
 				}
-				row := cfdRow{precision: prec, device: "gpu", schedule: "original", blockSize: b, part: p, iterations: f.iterations, ok: true}
-				if p != nil {
-					row.schedule = p.met.Method
-				}
+				row := cfdRow{precision: prec, device: "gpu", schedule: name, blockSize: b, part: p, iterations: f.iterations}
 				fmt.Fprintf(progress, "%s: GPU %s, block size %d, %d iterations\n", prec, row.schedule, b, f.iterations)
 				res, err := g.Simulate(m, sched, prec, b, f.iterations)
 				if err != nil {

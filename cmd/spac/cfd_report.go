@@ -185,7 +185,12 @@ func groupCFDResults(rows []cfdResult) []*cfdGroup {
 		}
 		if g.runs[r.schedule] == nil {
 			g.runs[r.schedule] = map[int]*cfdResult{}
-			g.schedules = append(g.schedules, r.schedule)
+			// The original schedule first, the others in the order seen.
+			if r.schedule == "original" {
+				g.schedules = slices.Insert(g.schedules, 0, r.schedule)
+			} else {
+				g.schedules = append(g.schedules, r.schedule)
+			}
 		}
 		// A later run of the same configuration replaces an earlier one.
 		g.runs[r.schedule][r.block] = r
@@ -195,7 +200,6 @@ func groupCFDResults(rows []cfdResult) []*cfdGroup {
 	}
 	for _, g := range groups {
 		slices.Sort(g.blocks)
-		slices.SortStableFunc(g.schedules, func(a, b string) int { return b2int(b == "original") - b2int(a == "original") })
 	}
 	// Smallest mesh first, as the files may come in any order.
 	slices.SortStableFunc(groups, func(a, b *cfdGroup) int {
@@ -205,13 +209,6 @@ func groupCFDResults(rows []cfdResult) []*cfdGroup {
 		return strings.Compare(a.precision, b.precision)
 	})
 	return groups
-}
-
-func b2int(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func runCFDReport(paths []string, dir, title string, log io.Writer) error {

@@ -273,9 +273,8 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	if err != nil {
 		return err
 	}
-	f.in.model = "spmv"
 	progress := progressTo(f.in.quiet)
-	coo, err := loadSpMVMatrix(path, &spmvFlags{in: f.in, pf: f.pf, genScale: f.genScale})
+	coo, err := loadSpMVMatrix(path, &f.in, f.pf.seed, f.genScale)
 	if err != nil {
 		return err
 	}
@@ -336,12 +335,12 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 		eng = cg.NewCPUEngine(m, st.prec)
 	}
 
-	src, cache := cgScheduleSource(f, st, coo, used, progress)
+	src, loadCached := cgScheduleSource(f, st, coo, used, progress)
 	ms := &cgModes{c: c, path: path, f: f, st: st, eng: eng, kernelOp: kernelOp, src: src, used: used, progress: progress}
 	// SPAC-adapt takes a schedule cached by an earlier command, not the
 	// one the spac mode is about to store.
 	if slices.Contains(st.modes, "adapt") {
-		ms.cached, _ = cache.load()
+		ms.cached, _ = loadCached()
 	}
 	ctx := c.Context()
 	reps := make([]*cgReport, len(st.modes))
@@ -619,32 +618,19 @@ func prepareNow(eng cg.Engine, s *schedule.Schedule) (cg.Op, error) {
 	return op, nil
 }
 
-// cgCache looks up the schedule of the run's options, if caching is on.
-type cgCache struct {
-	c     *schedule.Cache
-	used  *matrices.COO
-	sopts schedule.Options
-}
-
-func (c cgCache) load() (*schedule.Schedule, bool) {
-	if c.c == nil {
-		return nil, false
-	}
-	return c.c.Load(c.used, c.sopts)
-}
-
 // cgScheduleSource partitions with SPAC and plans the schedule, through the
 // cache unless --no-cache; it says whether the schedule was computed or
-// cached. The locality graph is built inside, so that SPAC-adapt's
-// background does that work too.
-func cgScheduleSource(f *cgFlags, st *cgSetup, m, used *matrices.COO, progress io.Writer) (func(context.Context) (*schedule.Schedule, string, error), cgCache) {
+// cached; load looks the schedule up in the cache alone. The locality graph
+// is built inside, so that SPAC-adapt's background does that work too.
+func cgScheduleSource(f *cgFlags, st *cgSetup, m, used *matrices.COO, progress io.Writer) (src func(context.Context) (*schedule.Schedule, string, error), load func() (*schedule.Schedule, bool)) {
 	sopts := st.sopts
 	pf := f.pf
 	pf.blockSize, pf.parts = f.blockSize, 0
 	sopts.Params = scheduleParams("spac", &f.in, &pf, matrices.ModelSpMV)
-	cache := cgCache{c: openScheduleCache(f.noCache, progress), used: used, sopts: sopts}
-	src := func(ctx context.Context) (*schedule.Schedule, string, error) {
-		if s, ok := cache.load(); ok {
+	cache := openScheduleCache(f.noCache, progress)
+	load = func() (*schedule.Schedule, bool) { return cache.Load(used, sopts) }
+	src = func(ctx context.Context) (*schedule.Schedule, string, error) {
+		if s, ok := load(); ok {
 			return s, "cached", nil
 		}
 		data, err := localityInput(m, used, matrices.ModelSpMV)
@@ -659,10 +645,10 @@ func cgScheduleSource(f *cgFlags, st *cgSetup, m, used *matrices.COO, progress i
 			return nil, "", err
 		}
 		fmt.Fprintf(progress, "  schedule spac, B=%d: %d blocks, %d vertex copies, partitioned in %.2f s\n", f.blockSize, s.NumBlocks(), met.Copies, met.Time.Seconds())
-		storeSchedule(cache.c, s, progress)
+		storeSchedule(cache, s, progress)
 		return s, "computed", nil
 	}
-	return src, cache
+	return src, load
 }
 
 func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

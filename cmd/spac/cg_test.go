@@ -25,6 +25,21 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// cgJSON runs spac with args (a --format json command), fails the test on a
+// non-zero exit or output that is not a cgReport, and returns the report.
+func cgJSON(t *testing.T, args ...string) cgReport {
+	t.Helper()
+	out, errOut, code, _ := executeStreams(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep cgReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	return rep
+}
+
 // --schedule-to (the child's command) builds the schedule the parent's
 // options look up: a later --adapt finds it in the cache.
 func TestCGScheduleTo(t *testing.T) {
@@ -37,14 +52,7 @@ func TestCGScheduleTo(t *testing.T) {
 	if _, err := schedule.ReadFile(file, nil); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code, _ := executeStreams(t, "cg", lap, "--adapt", "-b", "64", "--format", "json", "--quiet")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var rep cgReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("%v:\n%s", err, out)
-	}
+	rep := cgJSON(t, "cg", lap, "--adapt", "-b", "64", "--format", "json", "--quiet")
 	if rep.Partition != "cached" || rep.Result.SwitchIter != 1 {
 		t.Errorf("partition %s, switch %d: want the child's schedule from the cache at iteration 1", rep.Partition, rep.Result.SwitchIter)
 	}
@@ -57,15 +65,8 @@ func TestCGScheduleTo(t *testing.T) {
 func TestCGAdaptChildProcess(t *testing.T) {
 	t.Setenv(asSpacEnv, "1")
 	t.Setenv("SPAC_CACHE_DIR", filepath.Join(t.TempDir(), "cache"))
-	out, errOut, code, _ := executeStreams(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--adapt", "--no-cache", "-b", "64",
+	rep := cgJSON(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--adapt", "--no-cache", "-b", "64",
 		"--repeat", "100000", "--background-nice", "0", "--format", "json", "--quiet")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var rep cgReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("%v:\n%s", err, out)
-	}
 	bg := rep.Result.Background
 	switch {
 	case bg.State == "ready" && rep.Result.SwitchIter == bg.ReadyIter+1:
@@ -89,14 +90,7 @@ func TestCGCommandCPU(t *testing.T) {
 		}
 	}
 	// The schedule is cached now: --adapt uses it from the first iteration.
-	out, errOut, code, _ = executeStreams(t, "cg", lap, "--adapt", "-b", "64", "--format", "json", "--quiet")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var rep cgReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("%v:\n%s", err, out)
-	}
+	rep := cgJSON(t, "cg", lap, "--adapt", "-b", "64", "--format", "json", "--quiet")
 	if rep.Partition != "cached" || rep.Result.SwitchIter != 1 || rep.Result.Stop != "converged" || rep.TrueResidual > 1e-7 {
 		t.Errorf("partition %s, switch %d, %s, true residual %g: want the cached schedule from iteration 1 and convergence",
 			rep.Partition, rep.Result.SwitchIter, rep.Result.Stop, rep.TrueResidual)
@@ -134,14 +128,7 @@ func TestCGCommandGPUWithoutCUDA(t *testing.T) {
 // --runs N solves N times and reports the run with the median total, for
 // each mode of --schedule.
 func TestCGRuns(t *testing.T) {
-	out, errOut, code, _ := executeStreams(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--runs", "3", "--format", "json", "--quiet")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var rep cgReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("%v:\n%s", err, out)
-	}
+	rep := cgJSON(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--runs", "3", "--format", "json", "--quiet")
 	if tot := int64(rep.Result.Total); rep.Runs != 3 || rep.MinTotalNS > tot || tot > rep.MaxTotalNS || rep.Result.Stop != "converged" {
 		t.Errorf("runs %d, totals %d <= %d <= %d, stop %s: want 3 runs, the median between min and max, converged",
 			rep.Runs, rep.MinTotalNS, tot, rep.MaxTotalNS, rep.Result.Stop)
@@ -150,7 +137,7 @@ func TestCGRuns(t *testing.T) {
 		t.Errorf("median iteration %d ns over %d iterations: want between the totals %d and %d", rep.MedianIterationNS, it, rep.MinTotalNS, rep.MaxTotalNS)
 	}
 	// Several modes: solved in turn, one CSV row each, in the order given.
-	out, errOut, code, _ = executeStreams(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--schedule", "spac,default", "--runs", "2",
+	out, errOut, code, _ := executeStreams(t, "cg", "gen:stencil2d:nx=20,ny=20,points=5", "--schedule", "spac,default", "--runs", "2",
 		"-b", "64", "--no-cache", "--format", "csv", "--quiet")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != 3 || !strings.Contains(lines[1], ",spac,") || !strings.Contains(lines[2], ",default,") {

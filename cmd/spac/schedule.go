@@ -165,20 +165,9 @@ first (alone, without IN, it only empties it).`,
 			progress := progressTo(in.quiet)
 			fmt.Fprintf(progress, "%s\n", describe(data))
 
-			var cache *schedule.Cache
-			if !noCache {
-				if dir, err := schedule.DefaultCacheDir(); err != nil {
-					fmt.Fprintf(c.ErrOrStderr(), "spac: warning: %v; running without the cache\n", err)
-				} else {
-					cache = &schedule.Cache{Dir: dir, Warn: c.ErrOrStderr()}
-				}
-			}
-			var s *schedule.Schedule
+			cache := openScheduleCache(noCache, c.ErrOrStderr())
 			var partTime, buildTime time.Duration
-			cached := false
-			if cache != nil {
-				s, cached = cache.Load(data.used, sopts)
-			}
+			s, cached := cache.Load(data.used, sopts)
 			if cached {
 				fmt.Fprintf(progress, "schedule from the cache in %s\n", cache.Dir)
 			} else {

@@ -267,7 +267,7 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 // spmvOne loads one input, builds its schedules on demand and measures it.
 func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, progress io.Writer) (*apps.Result, error) {
 	start := time.Now()
-	m, err := loadSpMVMatrix(path, f)
+	m, err := loadSpMVMatrix(path, &f.in, f.pf.seed, f.genScale)
 	if err != nil {
 		return nil, err
 	}
@@ -282,11 +282,9 @@ func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, prog
 		pf := f.pf
 		pf.blockSize, pf.parts = b, 0
 		sopts.Params = scheduleParams(method, &f.in, &pf, matrices.ModelSpMV)
-		if cache != nil {
-			if s, ok := cache.Load(used, sopts); ok {
-				fmt.Fprintf(progress, "  schedule %s, B=%d from the cache\n", method, b)
-				return s, nil
-			}
+		if s, ok := cache.Load(used, sopts); ok {
+			fmt.Fprintf(progress, "  schedule %s, B=%d from the cache\n", method, b)
+			return s, nil
 		}
 		if data == nil {
 			var err error
@@ -311,9 +309,9 @@ func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, prog
 }
 
 // loadSpMVMatrix reads a file or generates gen:SPEC[@SCALE].
-func loadSpMVMatrix(path string, f *spmvFlags) (*matrices.COO, error) {
+func loadSpMVMatrix(path string, in *inputFlags, seed int64, genScale float64) (*matrices.COO, error) {
 	if spec, ok := strings.CutPrefix(path, "gen:"); ok {
-		scale := f.genScale
+		scale := genScale
 		if name, s, ok := strings.Cut(spec, "@"); ok {
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil || v <= 0 {
@@ -321,7 +319,7 @@ func loadSpMVMatrix(path string, f *spmvFlags) (*matrices.COO, error) {
 			}
 			spec, scale = name, v
 		}
-		m, err := generate(spec, scale, f.pf.seed)
+		m, err := generate(spec, scale, seed)
 		if err != nil {
 			return nil, err
 		}
@@ -331,7 +329,7 @@ func loadSpMVMatrix(path string, f *spmvFlags) (*matrices.COO, error) {
 		}
 		return m, nil
 	}
-	opt, err := f.in.readOptions()
+	opt, err := in.readOptions()
 	if err != nil {
 		return nil, err
 	}

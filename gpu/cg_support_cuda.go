@@ -5,13 +5,23 @@ package gpu
 // What iterative solvers (apps/cg) need beyond a timed product: running an
 // Op on the SpMV's own x and y from kernels of another module, timing single
 // products inside a loop, and uploading a schedule on a second stream while
-// the default stream keeps computing. Nothing here changes how the rest of
-// the package behaves.
+// the default stream keeps computing, and reading a solver's scalars some
+// iterations after they were computed, so that the device never waits for
+// the host. Nothing here changes how the rest of the package behaves.
+
+/*
+#include <cuda.h>
+// cuda.h maps the name to its _v2 entry point with a macro, which cgo
+// cannot call.
+static CUresult spac_alloc_host(void **p, size_t bytes) { return cuMemAllocHost(p, bytes); }
+*/
+import "C"
 
 import (
 	"errors"
 	"fmt"
 	"time"
+	"unsafe"
 
 	"gorgonia.org/cu"
 )
@@ -253,4 +263,116 @@ func UploadValues(d *Device, v []float64, p Precision, what string) (*Buffer, er
 		return nil, err
 	}
 	return &Buffer{d: d, b: b}, nil
+}
+
+// Mailbox carries copies of a small device buffer to the host without
+// waiting: Post queues a copy into one of its slots on the default stream,
+// after the work queued there so far; Read waits for that copy alone. A
+// solver posts its scalars after every iteration it queues and reads them a
+// few iterations later, so the device keeps computing while the host
+// decides. The slots are page-locked host memory: a copy into pageable
+// memory would make Post wait for the device.
+type Mailbox struct {
+	d      *Device
+	src    buffer
+	host   unsafe.Pointer // len(events) slots of src.bytes each
+	events []cu.Event
+}
+
+// NewMailbox makes a mailbox of slots slots for src (the caller keeps src
+// alive until Close).
+func (d *Device) NewMailbox(src *Buffer, slots int) (*Mailbox, error) {
+	if slots < 1 {
+		return nil, fmt.Errorf("gpu: a mailbox of %d slots", slots)
+	}
+	unbind, err := d.bind()
+	if err != nil {
+		return nil, err
+	}
+	defer unbind()
+	m := &Mailbox{d: d, src: src.b}
+	var p unsafe.Pointer
+	if r := C.spac_alloc_host(&p, C.size_t(max(src.b.bytes, 8)*int64(slots))); r != C.CUDA_SUCCESS {
+		return nil, fmt.Errorf("gpu: allocating %d bytes of page-locked host memory: CUresult %d", src.b.bytes*int64(slots), int(r))
+	}
+	m.host = p
+	for range slots {
+		e, err := cu.MakeEvent(cu.DisableTiming)
+		if err != nil {
+			m.release()
+			return nil, fmt.Errorf("gpu: creating an event: %w", err)
+		}
+		m.events = append(m.events, e)
+	}
+	return m, nil
+}
+
+func (m *Mailbox) slot(i int) (unsafe.Pointer, error) {
+	if i < 0 || i >= len(m.events) {
+		return nil, fmt.Errorf("gpu: mailbox slot %d of %d", i, len(m.events))
+	}
+	return unsafe.Add(m.host, int64(i)*m.src.bytes), nil
+}
+
+// Post queues the copy of the buffer into slot i on the default stream.
+func (m *Mailbox) Post(i int) error {
+	dst, err := m.slot(i)
+	if err != nil {
+		return err
+	}
+	unbind, err := m.d.bind()
+	if err != nil {
+		return err
+	}
+	defer unbind()
+	if err := cu.MemcpyDtoHAsync(dst, m.src.ptr, m.src.bytes, cu.Stream{}); err != nil {
+		return fmt.Errorf("gpu: queueing a copy to the host: %w", err)
+	}
+	if err := m.events[i].Record(cu.Stream{}); err != nil {
+		return fmt.Errorf("gpu: recording an event: %w", err)
+	}
+	return nil
+}
+
+// Read waits for the last copy posted to slot i and copies it into out
+// (len(out) float64s from the start of the buffer).
+func (m *Mailbox) Read(i int, out []float64) error {
+	src, err := m.slot(i)
+	if err != nil {
+		return err
+	}
+	if int64(len(out))*8 > m.src.bytes {
+		return fmt.Errorf("gpu: reading %d values from a mailbox of %d bytes", len(out), m.src.bytes)
+	}
+	unbind, err := m.d.bind()
+	if err != nil {
+		return err
+	}
+	defer unbind()
+	if err := m.events[i].Synchronize(); err != nil {
+		return fmt.Errorf("gpu: waiting for a copy to the host: %w", err)
+	}
+	copy(out, unsafe.Slice((*float64)(src), len(out)))
+	return nil
+}
+
+// Close frees the slots and events (after the copies posted are done).
+func (m *Mailbox) Close() {
+	if unbind, err := m.d.bind(); err == nil {
+		m.release()
+		unbind()
+	}
+}
+
+// release frees everything; the context is current.
+func (m *Mailbox) release() {
+	for i := range m.events {
+		m.events[i].Synchronize()
+		cu.DestroyEvent(&m.events[i])
+	}
+	m.events = nil
+	if m.host != nil {
+		cu.MemFreeHost(m.host)
+		m.host = nil
+	}
 }

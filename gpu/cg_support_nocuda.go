@@ -40,3 +40,12 @@ func ReadBack[T any](b *Buffer, s []T, what string) error { return ErrNoCUDA }
 func UploadValues(d *Device, v []float64, p Precision, what string) (*Buffer, error) {
 	return nil, ErrNoCUDA
 }
+
+// Mailbox carries copies of a device buffer to the host.
+type Mailbox struct{}
+
+// NewMailbox fails without CUDA support.
+func (d *Device) NewMailbox(src *Buffer, slots int) (*Mailbox, error) { return nil, ErrNoCUDA }
+func (m *Mailbox) Post(i int) error                                   { return ErrNoCUDA }
+func (m *Mailbox) Read(i int, out []float64) error                    { return ErrNoCUDA }
+func (m *Mailbox) Close()                                             {}

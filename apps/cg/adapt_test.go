@@ -3,7 +3,9 @@ package cg
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -15,7 +17,9 @@ import (
 
 // testEngine is the CPU engine with a hook before every iteration, fixed
 // product times per kernel (so that the tuner's choices are
-// deterministic), and uploads that take a given number of polls.
+// deterministic), uploads that take a given number of polls, and a queue
+// of depth iterations (as the GPU engine's): Start runs the iteration and
+// Finish hands out the results in order.
 type testEngine struct {
 	*CPUEngine
 	iter       int
@@ -25,10 +29,13 @@ type testEngine struct {
 	timed      int // products the solver asked to time
 	discarded  atomic.Int32
 	released   atomic.Int32
+	depth      int
+	results    []StepResult // started and not finished
+	timedQ     []bool       // whether each was timed
 }
 
 func newTestEngine(m *gpu.Matrix, csr, sched time.Duration) *testEngine {
-	return &testEngine{CPUEngine: NewCPUEngine(m, gpu.FP64),
+	return &testEngine{CPUEngine: NewCPUEngine(m, gpu.FP64), depth: 1,
 		cost: map[string]time.Duration{CSROp{}.Name(): csr, ScheduleOp{}.Name(): sched}}
 }
 
@@ -52,12 +59,36 @@ func (e *testEngine) tick(timed bool) {
 	}
 }
 
-func (e *testEngine) Step(op Op, timed bool) (StepResult, error) {
+func (e *testEngine) Start(op Op, timed bool) error {
+	if len(e.results) == e.depth {
+		return errors.New("test engine: queue full")
+	}
+	if n := len(e.timedQ); n > 0 && e.timedQ[n-1] {
+		// Nothing may follow a timed iteration before its Finish (the
+		// Engine contract): its sample must reach the tuner first.
+		return errors.New("test engine: an iteration queued behind a timed one")
+	}
 	e.tick(timed)
-	st, err := e.CPUEngine.Step(op, timed)
+	if err := e.CPUEngine.Start(op, timed); err != nil {
+		return err
+	}
+	st, err := e.CPUEngine.Finish()
 	st.SpMV = e.spmv(op, timed)
-	return st, err
+	e.results = append(e.results, st)
+	e.timedQ = append(e.timedQ, timed)
+	return err
 }
+
+func (e *testEngine) Finish() (StepResult, error) {
+	if len(e.results) == 0 {
+		return StepResult{}, errors.New("test engine: Finish without Start")
+	}
+	st := e.results[0]
+	e.results, e.timedQ = e.results[1:], e.timedQ[1:]
+	return st, nil
+}
+
+func (e *testEngine) Depth() int { return e.depth }
 
 func (e *testEngine) Multiply(op Op, timed bool) (time.Duration, error) {
 	e.tick(timed)
@@ -119,11 +150,21 @@ func TestAdaptPaths(t *testing.T) {
 	ready := func(ctx context.Context) (*schedule.Schedule, error) { return s, nil }
 
 	type check func(t *testing.T, e *testEngine, res *Result)
+	// With iterations queued ahead (depth > 1) the switch comes with the
+	// first iteration started after the poll that found the schedule: at
+	// most depth iterations after it.
 	wantSwitch := func(lo int, kept bool) check {
 		return func(t *testing.T, e *testEngine, res *Result) {
-			if res.SwitchIter != lo || res.SPACKept != kept {
-				t.Errorf("switch at %d (kept %v), want %d (kept %v); segments %+v", res.SwitchIter, res.SPACKept, lo, kept, res.Segments)
+			ready := res.Background.ReadyIter
+			switch {
+			case res.SPACKept != kept:
+				t.Errorf("kept %v, want %v; segments %+v", res.SPACKept, kept, res.Segments)
+			case e.depth == 1 && res.SwitchIter != lo:
+				t.Errorf("switch at %d, want %d; segments %+v", res.SwitchIter, lo, res.Segments)
+			case e.depth > 1 && (res.SwitchIter <= ready || res.SwitchIter > ready+e.depth):
+				t.Errorf("switch at %d, want after the poll that found the schedule (%d) by at most %d; segments %+v", res.SwitchIter, ready, e.depth, res.Segments)
 			}
+			lo = res.SwitchIter
 			if res.Background.State != "ready" {
 				t.Errorf("background %s (%s), want ready", res.Background.State, res.Background.Err)
 			}
@@ -198,40 +239,99 @@ func TestAdaptPaths(t *testing.T) {
 				}
 			}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := newTestEngine(m, tc.csr, tc.sched)
-			e.readyAfter = tc.readyAfter
-			release, cancelled := make(chan struct{}), make(chan struct{})
-			e.onStep = func(k int) {
-				if k == tc.releaseAt {
-					close(release)
-					waitDelivered()
+		for _, depth := range []int{1, 3} {
+			t.Run(fmt.Sprintf("%s/depth %d", tc.name, depth), func(t *testing.T) {
+				e := newTestEngine(m, tc.csr, tc.sched)
+				e.depth = depth
+				e.readyAfter = tc.readyAfter
+				release, cancelled := make(chan struct{}), make(chan struct{})
+				e.onStep = func(k int) {
+					if k == tc.releaseAt {
+						close(release)
+						waitDelivered()
+					}
 				}
+				o := opts(CSROp{})
+				o.Schedule = tc.source(release, cancelled)
+				res, err := Solve(context.Background(), e, b, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkSolution(t, m, b, res, o.Tol)
+				if d := abs(res.Iterations - ref.Iterations); d > 3 {
+					t.Errorf("%d iterations, %d with CSR alone", res.Iterations, ref.Iterations)
+				}
+				tc.check(t, e, res)
+				// A schedule the solver took is released when the solve ends,
+				// whether its op was kept or dropped; one it never took is not.
+				if want := map[bool]int32{true: 1}[res.SwitchIter > 0]; e.released.Load() != want {
+					t.Errorf("%d schedules released, want %d", e.released.Load(), want)
+				}
+				if tc.name == "partitioner error" && res.Background.ReadyIter != 0 {
+					t.Errorf("an error reported as ready at iteration %d", res.Background.ReadyIter)
+				}
+				if tc.name == "never ready before convergence" {
+					select {
+					case <-cancelled:
+					case <-time.After(10 * time.Second):
+						t.Error("the partitioner's context was never cancelled")
+					}
+				}
+			})
+		}
+	}
+}
+
+// Queuing iterations ahead changes nothing in the answer: the engine's
+// stop rule makes the iterations queued after the one that stops run
+// empty, so every outcome (converged, max-iterations, breakdown) matches
+// the one-at-a-time solve bit for bit.
+func TestPipelineMatchesSerial(t *testing.T) {
+	_, lap := laplacian(t, 24)
+	ind := lateBreakdown(t)
+	short := opts(CSROp{})
+	short.MaxIters = 9
+	for _, tc := range []struct {
+		name string
+		m    *gpu.Matrix
+		b    []float64
+		o    Options
+		stop Stop
+	}{
+		{"converged", lap, Ones(lap), opts(CSROp{}), Converged},
+		{"max iterations", lap, Ones(lap), short, MaxIters},
+		{"breakdown", ind, Ones(ind), opts(CSROp{}), Breakdown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			solve := func(depth int) (*Result, *testEngine) {
+				e := newTestEngine(tc.m, 10*time.Microsecond, 0)
+				e.depth = depth
+				res, err := Solve(context.Background(), e, tc.b, tc.o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res, e
 			}
-			o := opts(CSROp{})
-			o.Schedule = tc.source(release, cancelled)
-			res, err := Solve(context.Background(), e, b, o)
-			if err != nil {
-				t.Fatal(err)
+			want, _ := solve(1)
+			if want.Stop != tc.stop || want.Iterations < 8 {
+				t.Fatalf("one at a time: %s after %d iterations (%s), want %s after some iterations run queued", want.Stop, want.Iterations, want.Reason, tc.stop)
 			}
-			checkSolution(t, m, b, res, o.Tol)
-			if d := abs(res.Iterations - ref.Iterations); d > 3 {
-				t.Errorf("%d iterations, %d with CSR alone", res.Iterations, ref.Iterations)
-			}
-			tc.check(t, e, res)
-			// A schedule the solver took is released when the solve ends,
-			// whether its op was kept or dropped; one it never took is not.
-			if want := map[bool]int32{true: 1}[res.SwitchIter > 0]; e.released.Load() != want {
-				t.Errorf("%d schedules released, want %d", e.released.Load(), want)
-			}
-			if tc.name == "partitioner error" && res.Background.ReadyIter != 0 {
-				t.Errorf("an error reported as ready at iteration %d", res.Background.ReadyIter)
-			}
-			if tc.name == "never ready before convergence" {
-				select {
-				case <-cancelled:
-				case <-time.After(10 * time.Second):
-					t.Error("the partitioner's context was never cancelled")
+			for _, depth := range []int{2, 3, 5} {
+				got, e := solve(depth)
+				if got.Stop != want.Stop || got.Iterations != want.Iterations || got.Reason != want.Reason ||
+					!slices.Equal(got.History, want.History) || !slices.Equal(got.X, want.X) {
+					t.Errorf("depth %d: %s after %d iterations (%s), want %s after %d (%s), the same history and x",
+						depth, got.Stop, got.Iterations, got.Reason, want.Stop, want.Iterations, want.Reason)
+				}
+				ran := 0
+				for _, s := range got.Segments {
+					ran += s.Iters
+				}
+				if last := want.Iterations + map[bool]int{true: 1}[tc.stop == Breakdown]; ran != last {
+					t.Errorf("depth %d: segments cover %d iterations, want %d", depth, ran, last)
+				}
+				if e.iter > ran+depth-1 || e.iter > tc.o.MaxIters {
+					t.Errorf("depth %d: %d iterations started for %d run", depth, e.iter, ran)
 				}
 			}
 		})

@@ -25,21 +25,33 @@ type StepResult struct {
 	PQ   float64       // p.Ap
 	RR   float64       // r.r after the update (unchanged when the update was skipped)
 	SpMV time.Duration // time of the product q = A p; 0 when it was not timed
+	// Stop is why the solve stops after this iteration by the rule of
+	// stopPQ and stopRR ("" when it goes on).
+	Stop Stop
 }
 
-// Engine runs the iteration of the package doc on one device.
+// Engine runs the iteration of the package doc on one device. Iterations
+// are queued (Start) and their results read in order (Finish); an engine
+// may run up to Depth of them ahead of the reads, so that a GPU need not
+// wait for the host to decide after every iteration whether to go on: the
+// engine applies the stop rule itself.
 type Engine interface {
-	// Init starts from x = 0: r = p = b. It returns r.r.
-	Init(b []float64) (rr float64, err error)
-	// Step runs q = A p with op, pq = p.q and, when pq is positive and
-	// finite, the update of x and r with alpha = rr / pq; otherwise it leaves
-	// x and r as they are. It times the product only when timed is set
-	// (on the GPU a timed product costs two event records and a read of
-	// the events).
-	Step(op Op, timed bool) (StepResult, error)
-	// Direction sets p = r + beta p with beta = r.r after / before the last
-	// Step.
-	Direction() error
+	// Init starts from x = 0: r = p = b, with the stop rule's ||b|| and
+	// tolerance. It returns r.r.
+	Init(b []float64, bnorm, tol float64) (rr float64, err error)
+	// Start queues an iteration with op: q = A p, pq = p.q; unless stopPQ
+	// stops on pq, x += alpha p and r -= alpha q with alpha = rr / pq;
+	// unless stopRR stops on the new r.r, p = r + beta p with beta = r.r
+	// after / before. An iteration queued after one that stopped changes
+	// nothing. It times the product only when timed is set (on the GPU a
+	// timed product costs two event records and a read of the events); a
+	// timed iteration must be the last one queued before its Finish.
+	Start(op Op, timed bool) error
+	// Finish waits for the oldest iteration queued and not yet finished,
+	// and returns what it reports.
+	Finish() (StepResult, error)
+	// Depth is how many iterations may be queued and not finished.
+	Depth() int
 	// Multiply runs q = A p with op alone (the repeated-product loop). When
 	// timed it waits for the product and returns its time; otherwise it may
 	// return before the product is done (0), and Wait waits for it.
@@ -50,9 +62,40 @@ type Engine interface {
 	Solution() ([]float64, error)
 	// Prepare makes what the engine's SPAC op needs of a schedule (on the GPU:
 	// the kernels' arrays, uploaded on a stream of their own). It runs on the
-	// partitioner's goroutine, concurrently with Step; the pending result is
-	// used from the solver's goroutine.
+	// partitioner's goroutine, concurrently with Start and Finish; the
+	// pending result is used from the solver's goroutine.
 	Prepare(s *schedule.Schedule) (Pending, error)
+}
+
+// stopPQ is the stop rule on p.Ap, before the update: a breakdown when it
+// is not positive or not finite (the matrix is not SPD). kernels/cg.cu's
+// cg_final_pq applies the same rule on the GPU.
+func stopPQ(pq float64) Stop {
+	if !(pq > 0) || math.IsInf(pq, 0) {
+		return Breakdown
+	}
+	return ""
+}
+
+// stopRR is the stop rule on the updated r.r: not finite (an overflow in
+// the precision), or converged. kernels/cg.cu's cg_final_rr applies the
+// same rule, in the same arithmetic, on the GPU.
+func stopRR(rr, bnorm, tol float64) Stop {
+	switch {
+	case math.IsNaN(rr) || math.IsInf(rr, 0):
+		return NonFinite
+	case relResidual(rr, bnorm) <= tol:
+		return Converged
+	}
+	return ""
+}
+
+// relResidual is ||r|| / ||b|| from r.r (0 when b is 0).
+func relResidual(rr, bnorm float64) float64 {
+	if bnorm == 0 {
+		return 0
+	}
+	return math.Sqrt(rr) / bnorm
 }
 
 // Pending is a schedule on its way to the engine.
@@ -340,69 +383,99 @@ func Solve(ctx context.Context, eng Engine, b []float64, o Options) (*Result, er
 	if !(bb < math.Inf(1)) {
 		return nil, fmt.Errorf("cg: the right-hand side has %s entries", map[bool]string{true: "NaN", false: "infinite"}[math.IsNaN(bb)])
 	}
-	rr, err := eng.Init(b)
+	bnorm := math.Sqrt(bb)
+	rr, err := eng.Init(b, bnorm, o.Tol)
 	if err != nil {
 		return nil, err
 	}
-	bnorm := math.Sqrt(bb)
-	rel := func(rr float64) float64 {
-		if bnorm == 0 {
-			return 0
-		}
-		return math.Sqrt(rr) / bnorm
-	}
-	res.Residual = rel(rr)
+	res.Residual = relResidual(rr, bnorm)
 	res.History = append(res.History, res.Residual)
-	for k := 1; ; k++ {
-		if res.Residual <= o.Tol {
-			res.Stop, res.Reason = Converged, fmt.Sprintf("converged: ||r||/||b|| = %.3g <= %g after %d iterations", res.Residual, o.Tol, res.Iterations)
-			break
-		}
-		if k > o.MaxIters {
-			res.Stop, res.Reason = MaxIters, fmt.Sprintf("not converged: %d iterations, the most allowed, left ||r||/||b|| = %.3g > %g", o.MaxIters, res.Residual, o.Tol)
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("cg: after %d iterations: %w", res.Iterations, err)
-		}
-		t0 := time.Now()
-		op, timed := r.tn.op(), r.tn.timed()
-		st, err := eng.Step(op, timed)
-		if err != nil {
-			return nil, fmt.Errorf("cg: iteration %d (%s): %w", k, op.Name(), err)
-		}
-		if timed {
-			r.tn.record(st.SpMV)
-		}
-		if !(st.PQ > 0) || math.IsInf(st.PQ, 0) {
-			r.iteration(k, op, time.Since(t0), st.SpMV, timed)
-			res.Stop = Breakdown
-			res.Reason = fmt.Sprintf("breakdown at iteration %d: p.Ap = %.3g <= 0 (or not finite): the matrix is not positive definite, and CG needs an SPD matrix; x is the iterate of iteration %d", k, st.PQ, k-1)
-			break
-		}
-		if math.IsNaN(st.RR) || math.IsInf(st.RR, 0) {
-			r.iteration(k, op, time.Since(t0), st.SpMV, timed)
-			res.Stop = NonFinite
-			res.Reason = fmt.Sprintf("stopped at iteration %d: r.r is %g (an overflow in the chosen precision)", k, st.RR)
-			break
-		}
-		res.Iterations = k
-		res.Residual = rel(st.RR)
-		res.History = append(res.History, res.Residual)
-		if res.Residual > o.Tol {
-			// Only an iteration that goes on needs the new direction, and it
-			// is the boundary where a new kernel can take over.
-			r.poll(k)
-			if err := eng.Direction(); err != nil {
-				return nil, fmt.Errorf("cg: iteration %d: %w", k, err)
-			}
-		}
-		r.iteration(k, op, time.Since(t0), st.SpMV, timed)
+	if res.Residual <= o.Tol {
+		res.Stop, res.Reason = Converged, fmt.Sprintf("converged: ||r||/||b|| = %.3g <= %g after 0 iterations", res.Residual, o.Tol)
+	} else if err := r.iterate(ctx, eng, bnorm, o); err != nil {
+		return nil, err
 	}
 	if res.X, err = eng.Solution(); err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// queued is an iteration started and not finished.
+type queued struct {
+	k     int
+	op    Op
+	timed bool
+}
+
+// iterate runs the iterations until one stops or MaxIters have run,
+// keeping up to eng.Depth() of them queued. The stop rule runs on the
+// engine, so the iterations queued after the one that stops change
+// nothing. A timed iteration is the last one queued until it finishes, so
+// that its sample reaches the tuner before the tuner picks another op (it
+// records samples only from timed iterations; the one offer of the
+// background comes at a poll, when the timed iterations of the first
+// probe have finished, and the probe it starts queues its timed
+// iterations after it). An iteration's wall time is the time between its
+// Finish and the previous one's.
+func (r *run) iterate(ctx context.Context, eng Engine, bnorm float64, o Options) error {
+	res := r.res
+	depth := max(1, eng.Depth())
+	var q []queued
+	last := time.Now()
+	for next := 1; ; {
+		for len(q) < depth && next <= o.MaxIters && (len(q) == 0 || !q[len(q)-1].timed) {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("cg: after %d iterations: %w", res.Iterations, err)
+			}
+			it := queued{k: next, op: r.tn.op(), timed: r.tn.timed()}
+			if err := eng.Start(it.op, it.timed); err != nil {
+				return fmt.Errorf("cg: iteration %d (%s): %w", it.k, it.op.Name(), err)
+			}
+			q = append(q, it)
+			next++
+		}
+		if len(q) == 0 {
+			res.Stop, res.Reason = MaxIters, fmt.Sprintf("not converged: %d iterations, the most allowed, left ||r||/||b|| = %.3g > %g", o.MaxIters, res.Residual, o.Tol)
+			return nil
+		}
+		it := q[0]
+		q = q[1:]
+		st, err := eng.Finish()
+		if err != nil {
+			return fmt.Errorf("cg: iteration %d (%s): %w", it.k, it.op.Name(), err)
+		}
+		now := time.Now()
+		wall := now.Sub(last)
+		last = now
+		if it.timed {
+			r.tn.record(st.SpMV)
+		}
+		switch st.Stop {
+		case Breakdown:
+			r.iteration(it.k, it.op, wall, st.SpMV, it.timed)
+			res.Stop = Breakdown
+			res.Reason = fmt.Sprintf("breakdown at iteration %d: p.Ap = %.3g <= 0 (or not finite): the matrix is not positive definite, and CG needs an SPD matrix; x is the iterate of iteration %d", it.k, st.PQ, it.k-1)
+			return nil
+		case NonFinite:
+			r.iteration(it.k, it.op, wall, st.SpMV, it.timed)
+			res.Stop = NonFinite
+			res.Reason = fmt.Sprintf("stopped at iteration %d: r.r is %g (an overflow in the chosen precision)", it.k, st.RR)
+			return nil
+		}
+		res.Iterations = it.k
+		res.Residual = relResidual(st.RR, bnorm)
+		res.History = append(res.History, res.Residual)
+		if st.Stop == Converged {
+			r.iteration(it.k, it.op, wall, st.SpMV, it.timed)
+			res.Stop, res.Reason = Converged, fmt.Sprintf("converged: ||r||/||b|| = %.3g <= %g after %d iterations", res.Residual, o.Tol, res.Iterations)
+			return nil
+		}
+		// The boundary where a new kernel can take over: the next
+		// iteration to start.
+		r.poll(it.k)
+		r.iteration(it.k, it.op, wall, st.SpMV, it.timed)
+	}
 }
 
 // Repeat runs n products q = A p (p = x) with the same kernel choice and
@@ -418,7 +491,8 @@ func Repeat(ctx context.Context, eng Engine, x []float64, n int, o Options) (*Re
 		return nil, err
 	}
 	defer r.finish()
-	if _, err := eng.Init(x); err != nil {
+	// No stop rule: the products alone run.
+	if _, err := eng.Init(x, 0, 0); err != nil {
 		return nil, err
 	}
 	for k := 1; k <= n; k++ {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -124,10 +125,10 @@ type hookEngine struct {
 	onStep func(k int)
 }
 
-func (e *hookEngine) Step(op Op, timed bool) (StepResult, error) {
+func (e *hookEngine) Start(op Op, timed bool) error {
 	e.iter++
 	e.onStep(e.iter)
-	return e.GPUEngine.Step(op, timed)
+	return e.GPUEngine.Start(op, timed)
 }
 
 func TestGPUAdapt(t *testing.T) {
@@ -224,6 +225,63 @@ func TestGPUBreakdown(t *testing.T) {
 	}
 	if res.Stop != Breakdown || res.Iterations != 1 || res.X[0] != 1 || res.X[1] != 0 {
 		t.Errorf("got %s after %d iterations, x = %v: want a breakdown at iteration 2 with x = (1, 0)", res.Stop, res.Iterations, res.X)
+	}
+}
+
+// The GPU engine queues iterations ahead of the host's reads; its stop
+// rule makes those after the one that stops run empty, so the answer is
+// the one-at-a-time solve's bit for bit (csr-scalar adds in a fixed order).
+func TestGPUPipelineMatchesSerial(t *testing.T) {
+	lapCOO, err := matrices.Stencil2D(40, 40, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lap, err := gpu.NewMatrix(lapCOO)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ind := lateBreakdown(t)
+	for _, tc := range []struct {
+		name     string
+		m        *gpu.Matrix
+		maxIters int
+		stop     Stop
+	}{
+		{"converged", lap, 5000, Converged},
+		{"max iterations", lap, 9, MaxIters},
+		{"breakdown", ind, 5000, Breakdown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var want *Result
+			for _, depth := range []int{1, pipelineDepth} {
+				e, err := NewGPUEngine(dev, tc.m, gpu.FP64, gpu.SPACReadOnly)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer e.Close()
+				e.depth = depth
+				op, err := e.Op(gpu.CSRScalar, 256)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := Solve(context.Background(), e, Ones(tc.m), Options{Tol: 1e-10, MaxIters: tc.maxIters, Ops: []Op{op}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want == nil {
+					want = res
+					if res.Stop != tc.stop || res.Iterations < 8 {
+						t.Fatalf("one at a time: %s after %d iterations (%s), want %s after some iterations run queued", res.Stop, res.Iterations, res.Reason, tc.stop)
+					}
+					continue
+				}
+				if res.Stop != want.Stop || res.Iterations != want.Iterations || res.Reason != want.Reason ||
+					!slices.Equal(res.History, want.History) || !slices.Equal(res.X, want.X) {
+					t.Errorf("depth %d: %s after %d iterations (%s), want %s after %d (%s), the same history and x",
+						depth, res.Stop, res.Iterations, res.Reason, want.Stop, want.Iterations, want.Reason)
+				}
+			}
+		})
 	}
 }
 

@@ -132,6 +132,23 @@ func indefinite() *matrices.COO {
 		Row: []int32{0, 0, 1, 1}, Col: []int32{0, 1, 0, 1}, Val: []float64{1, 2, 2, 1}}
 }
 
+// lateBreakdown is diag(1, ..., 19, -0.2): from b = A 1, CG breaks down at
+// iteration 12 (p.Ap = -7.84), late enough that iterations are queued
+// behind the one that breaks down.
+func lateBreakdown(t testing.TB) *gpu.Matrix {
+	const n = 20
+	coo := &matrices.COO{Name: "late-breakdown", NRows: n, NCols: n, Field: matrices.Real, Symmetry: matrices.General}
+	for i := range int32(n) {
+		coo.Row, coo.Col, coo.Val = append(coo.Row, i), append(coo.Col, i), append(coo.Val, float64(i+1))
+	}
+	coo.Val[n-1] = -0.2
+	m, err := gpu.NewMatrix(coo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func TestBreakdownOnIndefinite(t *testing.T) {
 	// [[1 2] [2 1]] has eigenvalues 3 and -1. From b = e1: p.Ap = 1, then
 	// p = (4, -2) with p.Ap = -12.

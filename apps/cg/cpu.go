@@ -1,6 +1,7 @@
 package cg
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -12,16 +13,19 @@ import (
 // CPUEngine runs the iteration on the CPU in one precision: the reference
 // the GPU is checked against, and the engine the overlap tests drive.
 type CPUEngine struct {
-	m   *gpu.Matrix
-	f32 *cpuVectors[float32]
-	f64 *cpuVectors[float64]
+	m          *gpu.Matrix
+	f32        *cpuVectors[float32]
+	f64        *cpuVectors[float64]
+	bnorm, tol float64     // Init's stop rule
+	stop       Stop        // why an iteration stopped the solve ("" while it goes on)
+	done       *StepResult // the iteration Start ran, until Finish
 }
 
 // cpuVectors holds the iteration's state in precision T.
 type cpuVectors[T float32 | float64] struct {
 	val        []T // the matrix's values, rounded to T
 	x, r, p, q []T
-	rr, rrPrev float64 // r.r now and before the last Step
+	rr         float64 // r.r now
 }
 
 // NewCPUEngine prepares m for CG in precision p.
@@ -68,10 +72,11 @@ func dot[T float32 | float64](a, b []T) float64 {
 	return s
 }
 
-func (e *CPUEngine) Init(b []float64) (float64, error) {
+func (e *CPUEngine) Init(b []float64, bnorm, tol float64) (float64, error) {
 	if len(b) != e.m.NRows {
 		return 0, fmt.Errorf("cg: b has %d entries, the matrix %d rows", len(b), e.m.NRows)
 	}
+	e.bnorm, e.tol, e.stop, e.done = bnorm, tol, "", nil
 	if e.f32 != nil {
 		return cpuInit(e.f32, b), nil
 	}
@@ -86,29 +91,66 @@ func cpuInit[T float32 | float64](v *cpuVectors[T], b []float64) float64 {
 	return v.rr
 }
 
-func (e *CPUEngine) Step(op Op, timed bool) (StepResult, error) {
-	if e.f32 != nil {
-		return cpuStep(e, e.f32, op, timed)
+// Start runs the iteration at once (Depth is 1); Finish returns its result.
+func (e *CPUEngine) Start(op Op, timed bool) error {
+	if e.done != nil {
+		return errors.New("cg: Start before the last iteration's Finish")
 	}
-	return cpuStep(e, e.f64, op, timed)
+	var st StepResult
+	var err error
+	if e.f32 != nil {
+		st, err = cpuStep(e, e.f32, op, timed)
+	} else {
+		st, err = cpuStep(e, e.f64, op, timed)
+	}
+	if err != nil {
+		return err
+	}
+	e.done = &st
+	return nil
 }
 
+func (e *CPUEngine) Finish() (StepResult, error) {
+	if e.done == nil {
+		return StepResult{}, errors.New("cg: Finish without a Start")
+	}
+	st := *e.done
+	e.done = nil
+	return st, nil
+}
+
+// Depth is 1: the CPU runs an iteration as it is queued.
+func (e *CPUEngine) Depth() int { return 1 }
+
+// cpuStep is one iteration with the stop rule of stopPQ and stopRR; after
+// a stop nothing changes, as on the GPU.
 func cpuStep[T float32 | float64](e *CPUEngine, v *cpuVectors[T], op Op, timed bool) (StepResult, error) {
+	if e.stop != "" {
+		return StepResult{PQ: math.NaN(), RR: v.rr, Stop: e.stop}, nil
+	}
 	d, err := cpuProduct(e, v, op, timed)
 	if err != nil {
 		return StepResult{}, err
 	}
-	pq := dot(v.p, v.q)
-	v.rrPrev = v.rr
-	if pq > 0 && !math.IsInf(pq, 0) {
-		a := T(v.rr / pq)
+	st := StepResult{PQ: dot(v.p, v.q), RR: v.rr, SpMV: d}
+	if st.Stop = stopPQ(st.PQ); st.Stop == "" {
+		a := T(v.rr / st.PQ)
 		for i := range v.x {
 			v.x[i] = fma(a, v.p[i], v.x[i])
 			v.r[i] = fma(-a, v.q[i], v.r[i])
 		}
+		rrPrev := v.rr
 		v.rr = dot(v.r, v.r)
+		st.RR = v.rr
+		if st.Stop = stopRR(v.rr, e.bnorm, e.tol); st.Stop == "" {
+			beta := T(v.rr / rrPrev)
+			for i := range v.p {
+				v.p[i] = fma(beta, v.p[i], v.r[i])
+			}
+		}
 	}
-	return StepResult{PQ: pq, RR: v.rr, SpMV: d}, nil
+	e.stop = st.Stop
+	return st, nil
 }
 
 // cpuProduct is q = A p with op; its time when timed, else 0 (as on the
@@ -146,22 +188,6 @@ func cpuProduct[T float32 | float64](e *CPUEngine, v *cpuVectors[T], op Op, time
 		return 0, nil
 	}
 	return time.Since(t0), nil
-}
-
-func (e *CPUEngine) Direction() error {
-	if e.f32 != nil {
-		cpuDirection(e.f32)
-	} else {
-		cpuDirection(e.f64)
-	}
-	return nil
-}
-
-func cpuDirection[T float32 | float64](v *cpuVectors[T]) {
-	beta := T(v.rr / v.rrPrev)
-	for i := range v.p {
-		v.p[i] = fma(beta, v.p[i], v.r[i])
-	}
 }
 
 func (e *CPUEngine) Multiply(op Op, timed bool) (time.Duration, error) {

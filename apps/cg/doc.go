@@ -24,11 +24,21 @@
 // Vectors and matrix values are in the chosen precision (fp32 or fp64) and
 // updated with fused multiply-adds; dot products accumulate in float64 in
 // both precisions, and alpha and beta are float64 rounded to the
-// precision. The GPU keeps the scalars on the device (kernels compute alpha
-// and beta from them), so the host reads p.Ap and r.r once per iteration
-// and never writes them back. Only the summation order differs between
-// the engines (sequential on the CPU, a fixed tree on the GPU), so they
-// agree to rounding and their iteration counts agree within a few.
+// precision. Only the summation order differs between the engines
+// (sequential on the CPU, a fixed tree on the GPU), so they agree to
+// rounding and their iteration counts agree within a few.
+//
+// The engine applies the stop rule itself (stopPQ, stopRR): on the GPU the
+// scalars stay on the device, kernels compute alpha and beta from them,
+// and once an iteration stops every vector kernel returns at once. So the
+// solver need not wait for an iteration's scalars before queuing the next:
+// the GPU engine keeps up to three iterations queued (Engine.Depth) and the
+// host reads each one's p.Ap and r.r, copied into page-locked memory after
+// it, while the device runs the next. The device never idles while the
+// host decides, and the host's hiccups (the background partitioner
+// competes for its cores) are absorbed; the answer is the one-at-a-time
+// solve's bit for bit, the iterations queued after the stop running empty
+// (they cost a product each).
 //
 // A matrix that is not SPD shows as p.Ap <= 0 (a breakdown): the update is
 // skipped, x keeps the last good iterate, and the result says why it
@@ -46,15 +56,15 @@
 // timed again right after it, not with that op's samples from the start.
 // So SPAC takes over where it is faster and is dropped after a few
 // iterations where it is not. Products are timed only while the tuner
-// needs them (its probes) unless Options.TimeAll:
-// on the GPU the events cost 5 to 7 us of host time in an iteration of
-// about 50 (docs/cg-h100); the untimed products count at their kernel's
-// median. The schedule comes from a goroutine
+// needs them (its probes) unless Options.TimeAll: on the GPU the events
+// cost host time, and a timed iteration is the last one queued until its
+// time is read; the untimed products count at their kernel's median. The schedule comes from a goroutine
 // (background.go) that runs Options.Schedule and then Engine.Prepare,
 // which on the GPU uploads on a stream of its own, from
 // Options.ScheduleDelay into the solve on (solves shorter than that never
 // pay for starting the partitioner); the solver checks for it
-// without blocking at the end of every iteration. When the solver stops
+// without blocking after every iteration it reads, and the next
+// iteration it queues runs the new op. When the solver stops
 // first it cancels the goroutine's context and does not wait for the
 // partitioner (METIS cannot be interrupted: an abandoned run finishes in
 // the background and is dropped); it waits only for an upload already

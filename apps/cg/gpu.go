@@ -16,7 +16,7 @@ var cgPTX string
 
 // Module holds the solver's vector kernels.
 var Module = gpu.PTXModule{Name: "cg", PTX: cgPTX, Entries: []string{
-	"cg_dot_final",
+	"cg_final_pq", "cg_final_rr",
 	"cg_dot_partial_f32", "cg_init_f32", "cg_update_f32", "cg_xpay_f32",
 	"cg_dot_partial_f64", "cg_init_f64", "cg_update_f64", "cg_xpay_f64",
 }}
@@ -29,6 +29,24 @@ const (
 	maxVecBlocks = 1024
 )
 
+// The scalars of cg.cu (S): two slots of r.r, p.Ap, ||b||, the tolerance
+// and the state, whose codes are cg.cu's CONVERGED, BREAKDOWN, NONFINITE.
+const (
+	slotPQ    = 2
+	slotState = 5
+	nScalars  = 6
+)
+
+var stateStop = map[float64]Stop{0: "", 1: Converged, 2: Breakdown, 3: NonFinite}
+
+// pipelineDepth is how many iterations the GPU engine queues ahead of the
+// host's reads. One more than the iteration running lets the host decide
+// while the device computes; a third absorbs the host's hiccups (the
+// background partitioner competes for its cores). The iterations queued
+// after the one that stops cost a product each (the SpMV kernels do not
+// read the state) and a few launches that return at once.
+const pipelineDepth = 3
+
 // GPUEngine runs the iteration on a GPU: the products with package gpu's
 // kernels on the SpMV's own x (which holds p) and y (which holds q), the
 // vector operations with kernels/cg.cu.
@@ -39,9 +57,10 @@ type GPUEngine struct {
 	prec       gpu.Precision
 	spacKernel gpu.Kernel
 	x, r       *gpu.Buffer
-	scalars    *gpu.Buffer // S of cg.cu: r.r (two slots), p.Ap
+	scalars    *gpu.Buffer // S of cg.cu
 	partials   *gpu.Buffer
 	timer      *gpu.Interval
+	mail       *gpu.Mailbox // S after each queued iteration, a slot per iteration
 	mod        *gpu.Module
 	grid       int
 
@@ -51,6 +70,13 @@ type GPUEngine struct {
 	xpay           [2]*gpu.Launch
 	parity         int       // slot of the current r.r
 	host           []float64 // the scalars read back (a slice of its own: cgo forbids passing memory inside a struct holding Go pointers)
+
+	// The iterations queued and not finished: mailbox slots head,
+	// head+1, ... (mod depth), with the r.r slot each updated.
+	depth        int // pipelineDepth; tests compare it with 1
+	head, queued int
+	rrSlot       [pipelineDepth]int
+	timedSlot    [pipelineDepth]bool
 }
 
 // NewGPUEngine uploads m in precision p and prepares the kernels; SPAC
@@ -62,7 +88,7 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 	if m.NRows != m.NCols {
 		return nil, fmt.Errorf("cg: %s is %d x %d, not square", m.Name, m.NRows, m.NCols)
 	}
-	e := &GPUEngine{d: d, m: m, prec: p, spacKernel: spacKernel, host: make([]float64, 3)}
+	e := &GPUEngine{d: d, m: m, prec: p, spacKernel: spacKernel, host: make([]float64, nScalars), depth: pipelineDepth}
 	defer func() {
 		if err != nil {
 			e.Close()
@@ -82,7 +108,10 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 	if e.r, err = d.Alloc(int64(n)*w, "r"); err != nil {
 		return nil, err
 	}
-	if e.scalars, err = d.Alloc(3*8, "the CG scalars"); err != nil {
+	if e.scalars, err = d.Alloc(nScalars*8, "the CG scalars"); err != nil {
+		return nil, err
+	}
+	if e.mail, err = d.NewMailbox(e.scalars, pipelineDepth); err != nil {
 		return nil, err
 	}
 	if e.partials, err = d.Alloc(int64(max(e.grid, 1))*8, "partial sums"); err != nil {
@@ -93,7 +122,6 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 	}
 	pv, qv := e.sp.VectorArgs()
 	S := gpu.Ptr(e.scalars)
-	slot := func(i int) uint64 { return S + uint64(8*i) }
 	suffix := kernelSuffix(p)
 	launch := func(name string, grid int, args ...uint64) *gpu.Launch {
 		if err != nil {
@@ -104,12 +132,12 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 		return l
 	}
 	N, P := gpu.Int(n), gpu.Ptr(e.partials)
-	e.dotPQ = launch("cg_dot_partial"+suffix, e.grid, N, pv, qv, P)
-	e.dotRR = launch("cg_dot_partial"+suffix, e.grid, N, gpu.Ptr(e.r), gpu.Ptr(e.r), P)
-	e.finalPQ = launch("cg_dot_final", 1, gpu.Int(e.grid), P, slot(2))
+	e.dotPQ = launch("cg_dot_partial"+suffix, e.grid, N, S, pv, qv, P)
+	e.dotRR = launch("cg_dot_partial"+suffix, e.grid, N, S, gpu.Ptr(e.r), gpu.Ptr(e.r), P)
+	e.finalPQ = launch("cg_final_pq", 1, gpu.Int(e.grid), P, S)
 	for s := range 2 {
 		e.update[s] = launch("cg_update"+suffix, e.grid, N, S, gpu.Int(s), gpu.Ptr(e.x), gpu.Ptr(e.r), pv, qv, P)
-		e.finalR[s] = launch("cg_dot_final", 1, gpu.Int(e.grid), P, slot(1-s))
+		e.finalR[s] = launch("cg_final_rr", 1, gpu.Int(e.grid), P, S, gpu.Int(1-s))
 		e.xpay[s] = launch("cg_xpay"+suffix, e.grid, N, S, gpu.Int(s), gpu.Int(1-s), gpu.Ptr(e.r), pv)
 	}
 	if err != nil {
@@ -145,17 +173,27 @@ func (e *GPUEngine) Op(k gpu.Kernel, blockSize int) (Op, error) {
 	return gpuOp{op}, nil
 }
 
-func (e *GPUEngine) Init(b []float64) (float64, error) {
+func (e *GPUEngine) Init(b []float64, bnorm, tol float64) (float64, error) {
 	if len(b) != e.m.NRows {
 		return 0, fmt.Errorf("cg: b has %d entries, the matrix %d rows", len(b), e.m.NRows)
 	}
-	// b is needed only by cg_init; the read-back below waits for it, before
-	// the deferred free.
+	// b and the stop rule are needed only by what Init queues; the
+	// read-back below waits for that, before the deferred frees.
 	db, err := gpu.UploadValues(e.d, b, e.prec, "b")
 	if err != nil {
 		return 0, err
 	}
 	defer db.Free()
+	s0 := make([]float64, nScalars)
+	s0[3], s0[4] = bnorm, tol
+	rule, err := gpu.Upload(e.d, s0, "the stop rule")
+	if err != nil {
+		return 0, err
+	}
+	defer rule.Free()
+	if err := e.scalars.CopyFrom(rule); err != nil {
+		return 0, err
+	}
 	pv, _ := e.sp.VectorArgs()
 	initL, err := e.mod.Launch("cg_init"+kernelSuffix(e.prec), e.grid, vecThreads, 0, gpu.Int(e.m.NRows), gpu.Ptr(db), gpu.Ptr(e.x), gpu.Ptr(e.r), pv)
 	if err != nil {
@@ -167,12 +205,15 @@ func (e *GPUEngine) Init(b []float64) (float64, error) {
 			return 0, err
 		}
 	}
-	e.parity = 0
+	e.parity, e.head, e.queued = 0, 0, 0
 	if err := gpu.ReadBack(e.scalars, e.host, "the CG scalars"); err != nil {
 		return 0, err
 	}
 	return e.host[0], nil
 }
+
+// Depth is pipelineDepth.
+func (e *GPUEngine) Depth() int { return e.depth }
 
 // product enqueues q = A p, between the timer's events when timed.
 func (e *GPUEngine) product(op Op, timed bool) error {
@@ -192,36 +233,53 @@ func (e *GPUEngine) product(op Op, timed bool) error {
 	return e.timer.Stop()
 }
 
-func (e *GPUEngine) Step(op Op, timed bool) (StepResult, error) {
+// Start queues the iteration's kernels and the copy of the scalars after
+// them, and returns without waiting.
+func (e *GPUEngine) Start(op Op, timed bool) error {
+	if e.queued == e.depth {
+		return fmt.Errorf("cg: %d iterations already queued", e.queued)
+	}
 	if err := e.product(op, timed); err != nil {
-		return StepResult{}, err
+		return err
 	}
 	s := e.parity
-	for _, l := range []*gpu.Launch{e.dotPQ, e.finalPQ, e.update[s], e.finalR[s]} {
+	for _, l := range []*gpu.Launch{e.dotPQ, e.finalPQ, e.update[s], e.finalR[s], e.xpay[s]} {
 		if err := l.Run(); err != nil {
-			return StepResult{}, err
+			return err
 		}
 	}
-	// The one synchronization of the iteration.
-	if err := gpu.ReadBack(e.scalars, e.host, "the CG scalars"); err != nil {
+	i := (e.head + e.queued) % e.depth
+	if err := e.mail.Post(i); err != nil {
+		return err
+	}
+	e.rrSlot[i], e.timedSlot[i] = 1-s, timed
+	e.queued++
+	e.parity = 1 - s
+	return nil
+}
+
+// Finish waits for the scalars of the oldest queued iteration.
+func (e *GPUEngine) Finish() (StepResult, error) {
+	if e.queued == 0 {
+		return StepResult{}, fmt.Errorf("cg: Finish without a queued iteration")
+	}
+	i := e.head
+	e.head, e.queued = (e.head+1)%e.depth, e.queued-1
+	if err := e.mail.Read(i, e.host); err != nil {
 		return StepResult{}, err
 	}
-	st := StepResult{PQ: e.host[2], RR: e.host[1-s]}
-	if timed {
+	stop, ok := stateStop[e.host[slotState]]
+	if !ok {
+		return StepResult{}, fmt.Errorf("cg: the device's solver state is %g, not one of cg.cu's", e.host[slotState])
+	}
+	st := StepResult{PQ: e.host[slotPQ], RR: e.host[e.rrSlot[i]], Stop: stop}
+	if e.timedSlot[i] {
 		var err error
 		if st.SpMV, err = e.timer.Elapsed(); err != nil {
 			return StepResult{}, err
 		}
 	}
 	return st, nil
-}
-
-func (e *GPUEngine) Direction() error {
-	if err := e.xpay[e.parity].Run(); err != nil {
-		return err
-	}
-	e.parity = 1 - e.parity
-	return nil
 }
 
 func (e *GPUEngine) Multiply(op Op, timed bool) (time.Duration, error) {
@@ -320,6 +378,9 @@ func (p *gpuPending) Op() (Op, error) {
 
 // Close frees the device memory.
 func (e *GPUEngine) Close() error {
+	if e.mail != nil {
+		e.mail.Close()
+	}
 	for _, b := range []*gpu.Buffer{e.x, e.r, e.scalars, e.partials} {
 		b.Free()
 	}

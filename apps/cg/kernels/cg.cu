@@ -5,18 +5,36 @@
 // as gpu/kernels/spmv.cu is. Parameters are device pointers and ints only
 // (8-byte slots on the Go side; an int reads the low 4 bytes).
 //
-// The scalars of the iteration stay on the device, in double: S[0] and S[1]
-// hold r.r of two consecutive iterations (the slot alternates, so that no
-// kernel reads a scalar another block of the same launch overwrites), S[2]
-// holds p.Ap. alpha and beta are computed from them by every thread, so the
-// host reads the scalars once per iteration (to test convergence) and never
-// has to send them back. Dot products accumulate in double whatever the
-// vectors' precision, with a fixed grid and a fixed reduction order: the
-// result does not depend on timing. Updates use fma, as the CPU reference
-// (math.FMA) does.
+// The scalars of the iteration stay on the device, in double (S):
+//   S[0], S[1]  r.r of two consecutive iterations (the slot alternates, so
+//               that no kernel reads a scalar another block of the same
+//               launch overwrites)
+//   S[2]        p.Ap
+//   S[3], S[4]  ||b|| and the tolerance on ||r|| / ||b|| (set by the host)
+//   S[5]        the state: 0 going on, then why the solve stopped: 1
+//               converged, 2 breakdown (p.Ap <= 0 or not finite), 3 r.r not
+//               finite; the rule is apps/cg's stopPQ and stopRR
+// alpha and beta are computed from them by every thread, and the device
+// itself stops: once S[5] is set every kernel here returns at once, so the
+// host may queue iterations before it has read whether the previous ones
+// stopped, and x and r stay those of the iteration that stopped. Dot
+// products accumulate in double whatever the vectors' precision, with a
+// fixed grid and a fixed reduction order: the result does not depend on
+// timing. Updates use fma, as the CPU reference (math.FMA) does.
 
 #define FULL_MASK 0xffffffffu
 #define THREADS 256  // threads per block of every kernel here (the Go side launches this many)
+#define PQ 2
+#define BNORM 3
+#define TOL 4
+#define STATE 5
+#define CONVERGED 1.0
+#define BREAKDOWN 2.0
+#define NONFINITE 3.0
+
+// stopped is uniform over a launch: a block that returns returns whole, and
+// no kernel that reads S[STATE] writes it.
+__device__ __forceinline__ bool stopped(const double* S) { return S[STATE] != 0.0; }
 
 // Sum of a double over the block (THREADS threads), valid in thread 0.
 __device__ __forceinline__ double block_sum(double s) {
@@ -37,8 +55,9 @@ __device__ __forceinline__ double block_sum(double s) {
 
 // partials[block] = the block's share of a.b (grid-stride over n).
 template <typename T>
-__device__ __forceinline__ void dot_partial(int n, const T* __restrict__ a, const T* __restrict__ b,
-                                            double* __restrict__ partials) {
+__device__ __forceinline__ void dot_partial(int n, const double* __restrict__ S, const T* __restrict__ a,
+                                            const T* __restrict__ b, double* __restrict__ partials) {
+    if (stopped(S)) return;
     double s = 0;
     for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS)
         s = fma(double(a[i]), double(b[i]), s);
@@ -58,16 +77,15 @@ __device__ __forceinline__ void init(int n, const T* __restrict__ b, T* __restri
     }
 }
 
-// alpha = S[rr] / S[2]; x += alpha p; r -= alpha q; partials of r.r. With
-// p.Ap <= 0 (or not finite: a breakdown, the matrix is not SPD) alpha is 0:
-// x and r keep the last good iterate and the host reports the breakdown.
+// alpha = S[rr] / S[PQ]; x += alpha p; r -= alpha q; partials of r.r. A
+// breakdown (p.Ap <= 0 or not finite: the matrix is not SPD) has stopped the
+// solve before: x and r keep the last good iterate.
 template <typename T>
 __device__ __forceinline__ void update(int n, const double* __restrict__ S, int rr, T* __restrict__ x,
                                        T* __restrict__ r, const T* __restrict__ p, const T* __restrict__ q,
                                        double* __restrict__ partials) {
-    const double pq = S[2];
-    const double alpha = (pq > 0 && isfinite(pq)) ? S[rr] / pq : 0.0;
-    const T a = T(alpha);
+    if (stopped(S)) return;
+    const T a = T(S[rr] / S[PQ]);
     double s = 0;
     for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS) {
         x[i] = fma(a, p[i], x[i]);
@@ -83,23 +101,52 @@ __device__ __forceinline__ void update(int n, const double* __restrict__ S, int 
 template <typename T>
 __device__ __forceinline__ void xpay(int n, const double* __restrict__ S, int rr_old, int rr_new,
                                      const T* __restrict__ r, T* __restrict__ p) {
+    if (stopped(S)) return;
     const T beta = T(S[rr_new] / S[rr_old]);
     for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS) p[i] = fma(beta, p[i], r[i]);
 }
 
-// *out = the sum of partials[0..nparts), in a fixed order (one block).
-extern "C" __global__ void __launch_bounds__(THREADS) cg_dot_final(int nparts, const double* __restrict__ partials,
-                                                                   double* __restrict__ out) {
+// The sum of partials[0..nparts) in a fixed order (one block), valid in
+// thread 0.
+__device__ __forceinline__ double final_sum(int nparts, const double* __restrict__ partials) {
     double s = 0;
     for (int i = threadIdx.x; i < nparts; i += THREADS) s += partials[i];
-    s = block_sum(s);
-    if (threadIdx.x == 0) *out = s;
+    return block_sum(s);
+}
+
+// S[PQ] = p.Ap from its partial sums; a breakdown stops the solve.
+extern "C" __global__ void __launch_bounds__(THREADS) cg_final_pq(int nparts, const double* __restrict__ partials,
+                                                                  double* __restrict__ S) {
+    if (stopped(S)) return;
+    const double pq = final_sum(nparts, partials);
+    if (threadIdx.x == 0) {
+        S[PQ] = pq;
+        if (!(pq > 0) || isinf(pq)) S[STATE] = BREAKDOWN;
+    }
+}
+
+// S[slot] = r.r from its partial sums; a residual that is not finite, or at
+// most the tolerance, stops the solve. The relative residual is computed as
+// the host computes it (sqrt and division are correctly rounded in double on
+// both), so that both stop at the same iteration.
+extern "C" __global__ void __launch_bounds__(THREADS) cg_final_rr(int nparts, const double* __restrict__ partials,
+                                                                  double* __restrict__ S, int slot) {
+    if (stopped(S)) return;
+    const double rr = final_sum(nparts, partials);
+    if (threadIdx.x == 0) {
+        S[slot] = rr;
+        const double bnorm = S[BNORM];
+        if (isnan(rr) || isinf(rr))
+            S[STATE] = NONFINITE;
+        else if ((bnorm == 0 ? 0.0 : sqrt(rr) / bnorm) <= S[TOL])
+            S[STATE] = CONVERGED;
+    }
 }
 
 #define CG_ENTRIES(T, SUFFIX)                                                                                      \
     extern "C" __global__ void __launch_bounds__(THREADS)                                                          \
-        cg_dot_partial_##SUFFIX(int n, const T* a, const T* b, double* partials) {                                \
-        dot_partial<T>(n, a, b, partials);                                                                         \
+        cg_dot_partial_##SUFFIX(int n, const double* S, const T* a, const T* b, double* partials) {               \
+        dot_partial<T>(n, S, a, b, partials);                                                                      \
     }                                                                                                              \
     extern "C" __global__ void __launch_bounds__(THREADS) cg_init_##SUFFIX(int n, const T* b, T* x, T* r, T* p) { \
         init<T>(n, b, x, r, p);                                                                                    \

@@ -6,20 +6,24 @@ package gpu
 // Op on the SpMV's own x and y from kernels of another module, timing single
 // products inside a loop, and uploading a schedule on a second stream while
 // the default stream keeps computing, and reading a solver's scalars some
-// iterations after they were computed, so that the device never waits for
-// the host. Nothing here changes how the rest of the package behaves.
+// iterations after they were computed (Mapped), so that the device never
+// waits for the host. Nothing here changes how the rest of the package behaves.
 
 /*
 #include <cuda.h>
-// cuda.h maps the name to its _v2 entry point with a macro, which cgo
-// cannot call.
-static CUresult spac_alloc_host(void **p, size_t bytes) { return cuMemAllocHost(p, bytes); }
+// cuda.h maps these names to their _v2 entry points with macros, which
+// cgo cannot call.
+static CUresult spac_host_alloc_mapped(void **p, size_t bytes) {
+	return cuMemHostAlloc(p, bytes, CU_MEMHOSTALLOC_DEVICEMAP);
+}
+static CUresult spac_host_device_ptr(CUdeviceptr *d, void *p) { return cuMemHostGetDevicePointer(d, p, 0); }
 */
 import "C"
 
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -265,114 +269,114 @@ func UploadValues(d *Device, v []float64, p Precision, what string) (*Buffer, er
 	return &Buffer{d: d, b: b}, nil
 }
 
-// Mailbox carries copies of a small device buffer to the host without
-// waiting: Post queues a copy into one of its slots on the default stream,
-// after the work queued there so far; Read waits for that copy alone. A
-// solver posts its scalars after every iteration it queues and reads them a
-// few iterations later, so the device keeps computing while the host
-// decides. The slots are page-locked host memory: a copy into pageable
-// memory would make Post wait for the device.
-type Mailbox struct {
-	d      *Device
-	src    buffer
-	host   unsafe.Pointer // len(events) slots of src.bytes each
-	events []cu.Event
+// Mapped is page-locked host memory mapped into the device's address
+// space: kernels write it directly (Arg is its device address) and the
+// host reads it without a copy or an event. A solver's kernels post their
+// scalars there after every iteration, each post ending with its number in
+// a word of its own, which the host awaits (Await): the host needs no
+// driver call per iteration to read them, and the device none to send
+// them.
+type Mapped struct {
+	d     *Device
+	host  unsafe.Pointer
+	dev   cu.DevicePtr
+	words int
 }
 
-// NewMailbox makes a mailbox of slots slots for src (the caller keeps src
-// alive until Close).
-func (d *Device) NewMailbox(src *Buffer, slots int) (*Mailbox, error) {
-	if slots < 1 {
-		return nil, fmt.Errorf("gpu: a mailbox of %d slots", slots)
+// NewMapped allocates words 8-byte words of mapped memory, zeroed.
+func (d *Device) NewMapped(words int) (*Mapped, error) {
+	if words < 1 {
+		return nil, fmt.Errorf("gpu: mapped memory of %d words", words)
 	}
 	unbind, err := d.bind()
 	if err != nil {
 		return nil, err
 	}
 	defer unbind()
-	m := &Mailbox{d: d, src: src.b}
 	var p unsafe.Pointer
-	if r := C.spac_alloc_host(&p, C.size_t(max(src.b.bytes, 8)*int64(slots))); r != C.CUDA_SUCCESS {
-		return nil, fmt.Errorf("gpu: allocating %d bytes of page-locked host memory: CUresult %d", src.b.bytes*int64(slots), int(r))
+	bytes := C.size_t(8 * words)
+	if r := C.spac_host_alloc_mapped(&p, bytes); r != C.CUDA_SUCCESS {
+		return nil, fmt.Errorf("gpu: allocating %d bytes of mapped page-locked host memory: CUresult %d", 8*words, int(r))
 	}
-	m.host = p
-	for range slots {
-		e, err := cu.MakeEvent(cu.DisableTiming)
-		if err != nil {
-			m.release()
-			return nil, fmt.Errorf("gpu: creating an event: %w", err)
+	var dp C.CUdeviceptr
+	if r := C.spac_host_device_ptr(&dp, p); r != C.CUDA_SUCCESS {
+		cu.MemFreeHost(p)
+		return nil, fmt.Errorf("gpu: the device address of mapped host memory: CUresult %d", int(r))
+	}
+	clear(unsafe.Slice((*uint64)(p), words))
+	return &Mapped{d: d, host: p, dev: cu.DevicePtr(dp), words: words}, nil
+}
+
+// Arg is the memory's device address, as a kernel argument.
+func (m *Mapped) Arg() uint64 { return uint64(m.dev) }
+
+func (m *Mapped) word(i int) (*uint64, error) {
+	if i < 0 || i >= m.words {
+		return nil, fmt.Errorf("gpu: word %d of mapped memory of %d", i, m.words)
+	}
+	return (*uint64)(unsafe.Add(m.host, 8*i)), nil
+}
+
+// Await waits until word i holds want, spinning (a post takes a few
+// microseconds); every few thousand spins it asks the driver whether the
+// default stream has failed or has finished without posting want.
+func (m *Mapped) Await(i int, want uint64) error {
+	w, err := m.word(i)
+	if err != nil {
+		return err
+	}
+	for spin := 1; atomic.LoadUint64(w) != want; spin++ {
+		if spin%4096 != 0 {
+			continue
 		}
-		m.events = append(m.events, e)
-	}
-	return m, nil
-}
-
-func (m *Mailbox) slot(i int) (unsafe.Pointer, error) {
-	if i < 0 || i >= len(m.events) {
-		return nil, fmt.Errorf("gpu: mailbox slot %d of %d", i, len(m.events))
-	}
-	return unsafe.Add(m.host, int64(i)*m.src.bytes), nil
-}
-
-// Post queues the copy of the buffer into slot i on the default stream.
-func (m *Mailbox) Post(i int) error {
-	dst, err := m.slot(i)
-	if err != nil {
-		return err
-	}
-	unbind, err := m.d.bind()
-	if err != nil {
-		return err
-	}
-	defer unbind()
-	if err := cu.MemcpyDtoHAsync(dst, m.src.ptr, m.src.bytes, cu.Stream{}); err != nil {
-		return fmt.Errorf("gpu: queueing a copy to the host: %w", err)
-	}
-	if err := m.events[i].Record(cu.Stream{}); err != nil {
-		return fmt.Errorf("gpu: recording an event: %w", err)
+		idle, err := m.d.streamIdle()
+		if err != nil {
+			return fmt.Errorf("gpu: waiting for a post: %w", err)
+		}
+		if idle && atomic.LoadUint64(w) != want {
+			return fmt.Errorf("gpu: the device finished its work without posting %d (word %d holds %d)", want, i, atomic.LoadUint64(w))
+		}
 	}
 	return nil
 }
 
-// Read waits for the last copy posted to slot i and copies it into out
-// (len(out) float64s from the start of the buffer).
-func (m *Mailbox) Read(i int, out []float64) error {
-	src, err := m.slot(i)
-	if err != nil {
-		return err
+// Float64s copies words [from, from+len(out)) into out; read them after
+// Await has seen the post that wrote them.
+func (m *Mapped) Float64s(from int, out []float64) error {
+	if from < 0 || from+len(out) > m.words {
+		return fmt.Errorf("gpu: words %d..%d of mapped memory of %d", from, from+len(out), m.words)
 	}
-	if int64(len(out))*8 > m.src.bytes {
-		return fmt.Errorf("gpu: reading %d values from a mailbox of %d bytes", len(out), m.src.bytes)
-	}
-	unbind, err := m.d.bind()
-	if err != nil {
-		return err
-	}
-	defer unbind()
-	if err := m.events[i].Synchronize(); err != nil {
-		return fmt.Errorf("gpu: waiting for a copy to the host: %w", err)
-	}
-	copy(out, unsafe.Slice((*float64)(src), len(out)))
+	copy(out, unsafe.Slice((*float64)(unsafe.Add(m.host, 8*from)), len(out)))
 	return nil
 }
 
-// Close frees the slots and events (after the copies posted are done).
-func (m *Mailbox) Close() {
+// Close frees the memory (after the device's work is done).
+func (m *Mapped) Close() {
+	if m.host == nil {
+		return
+	}
 	if unbind, err := m.d.bind(); err == nil {
-		m.release()
+		cu.Synchronize()
+		cu.MemFreeHost(m.host)
+		m.host = nil
 		unbind()
 	}
 }
 
-// release frees everything; the context is current.
-func (m *Mailbox) release() {
-	for i := range m.events {
-		m.events[i].Synchronize()
-		cu.DestroyEvent(&m.events[i])
+// streamIdle reports whether the default stream has finished its work, or
+// the error of that work.
+func (d *Device) streamIdle() (bool, error) {
+	unbind, err := d.bind()
+	if err != nil {
+		return false, err
 	}
-	m.events = nil
-	if m.host != nil {
-		cu.MemFreeHost(m.host)
-		m.host = nil
+	defer unbind()
+	switch err := (cu.Stream{}).Query(); {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, cu.NotReady):
+		return false, nil
+	default:
+		return false, err
 	}
 }

@@ -41,11 +41,12 @@ func UploadValues(d *Device, v []float64, p Precision, what string) (*Buffer, er
 	return nil, ErrNoCUDA
 }
 
-// Mailbox carries copies of a device buffer to the host.
-type Mailbox struct{}
+// Mapped is host memory the device writes.
+type Mapped struct{}
 
-// NewMailbox fails without CUDA support.
-func (d *Device) NewMailbox(src *Buffer, slots int) (*Mailbox, error) { return nil, ErrNoCUDA }
-func (m *Mailbox) Post(i int) error                                   { return ErrNoCUDA }
-func (m *Mailbox) Read(i int, out []float64) error                    { return ErrNoCUDA }
-func (m *Mailbox) Close()                                             {}
+// NewMapped fails without CUDA support.
+func (d *Device) NewMapped(words int) (*Mapped, error)   { return nil, ErrNoCUDA }
+func (m *Mapped) Arg() uint64                            { return 0 }
+func (m *Mapped) Await(i int, want uint64) error         { return ErrNoCUDA }
+func (m *Mapped) Float64s(from int, out []float64) error { return ErrNoCUDA }
+func (m *Mapped) Close()                                 {}

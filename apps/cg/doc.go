@@ -32,13 +32,15 @@
 // scalars stay on the device, kernels compute alpha and beta from them,
 // and once an iteration stops every vector kernel returns at once. So the
 // solver need not wait for an iteration's scalars before queuing the next:
-// the GPU engine keeps up to three iterations queued (Engine.Depth) and the
-// host reads each one's p.Ap and r.r, copied into page-locked memory after
-// it, while the device runs the next. The device never idles while the
-// host decides, and the host's hiccups (the background partitioner
-// competes for its cores) are absorbed; the answer is the one-at-a-time
-// solve's bit for bit, the iterations queued after the stop running empty
-// (they cost a product each).
+// the GPU engine keeps up to three iterations queued (Engine.Depth), and
+// its kernels post each iteration's p.Ap and r.r into page-locked host
+// memory that the host reads while the device runs the next. An iteration
+// is the product and three launches (the dot products end in their last
+// block, not in launches of their own): on the GPU machine a launch costs
+// the host about 4 us, so a small matrix's iteration is bound by the
+// host's launches, and these two changes halved it (docs/cg-h100). The
+// answer is the one-at-a-time solve's bit for bit, the iterations queued
+// after the stop running empty (they cost a product each).
 //
 // A matrix that is not SPD shows as p.Ap <= 0 (a breakdown): the update is
 // skipped, x keeps the last good iterate, and the result says why it

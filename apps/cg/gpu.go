@@ -16,9 +16,9 @@ var cgPTX string
 
 // Module holds the solver's vector kernels.
 var Module = gpu.PTXModule{Name: "cg", PTX: cgPTX, Entries: []string{
-	"cg_final_pq", "cg_final_rr",
-	"cg_dot_partial_f32", "cg_init_f32", "cg_update_f32", "cg_xpay_f32",
-	"cg_dot_partial_f64", "cg_init_f64", "cg_update_f64", "cg_xpay_f64",
+	"cg_final_rr",
+	"cg_dot_partial_f32", "cg_init_f32", "cg_dot_pq_f32", "cg_update_f32", "cg_xpay_f32",
+	"cg_dot_partial_f64", "cg_init_f64", "cg_dot_pq_f64", "cg_update_f64", "cg_xpay_f64",
 }}
 
 // vecThreads is THREADS of cg.cu; maxVecBlocks caps the grid of the vector
@@ -30,11 +30,13 @@ const (
 )
 
 // The scalars of cg.cu (S): two slots of r.r, p.Ap, ||b||, the tolerance
-// and the state, whose codes are cg.cu's CONVERGED, BREAKDOWN, NONFINITE.
+// and the state, whose codes are cg.cu's CONVERGED, BREAKDOWN, NONFINITE;
+// and its mail slots of mailWords words, the post's number last.
 const (
 	slotPQ    = 2
 	slotState = 5
 	nScalars  = 6
+	mailWords = 8
 )
 
 var stateStop = map[float64]Stop{0: "", 1: Converged, 2: Breakdown, 3: NonFinite}
@@ -58,21 +60,21 @@ type GPUEngine struct {
 	spacKernel gpu.Kernel
 	x, r       *gpu.Buffer
 	scalars    *gpu.Buffer // S of cg.cu
+	words      *gpu.Buffer // W of cg.cu
 	partials   *gpu.Buffer
 	timer      *gpu.Interval
-	mail       *gpu.Mailbox // S after each queued iteration, a slot per iteration
+	mail       *gpu.Mapped // cg.cu's mail: S after each iteration, pipelineDepth slots
+	posts      uint64      // iterations queued since NewGPUEngine: the number of the last post
 	mod        *gpu.Module
 	grid       int
 
-	dotPQ, finalPQ *gpu.Launch
-	dotRR          *gpu.Launch    // the partial sums of r.r (Init's; finalR[1] ends it in slot 0)
-	update, finalR [2]*gpu.Launch // by the slot of r.r before the update
-	xpay           [2]*gpu.Launch
-	parity         int       // slot of the current r.r
-	host           []float64 // the scalars read back (a slice of its own: cgo forbids passing memory inside a struct holding Go pointers)
+	dotPQ, dotRR, finalRR *gpu.Launch    // dotRR and finalRR: Init's r.r
+	update, xpay          [2]*gpu.Launch // by the slot of r.r before the update
+	parity                int            // slot of the current r.r
+	host                  []float64      // the scalars read back (a slice of its own: cgo forbids passing memory inside a struct holding Go pointers)
 
-	// The iterations queued and not finished: mailbox slots head,
-	// head+1, ... (mod depth), with the r.r slot each updated.
+	// The iterations queued and not finished, the oldest at head of a ring
+	// of depth: the r.r slot each updated and whether it was timed.
 	depth        int // pipelineDepth; tests compare it with 1
 	head, queued int
 	rrSlot       [pipelineDepth]int
@@ -111,7 +113,13 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 	if e.scalars, err = d.Alloc(nScalars*8, "the CG scalars"); err != nil {
 		return nil, err
 	}
-	if e.mail, err = d.NewMailbox(e.scalars, pipelineDepth); err != nil {
+	if e.words, err = d.Alloc(3*8, "the CG words"); err != nil {
+		return nil, err
+	}
+	if err = e.words.Zero(); err != nil {
+		return nil, err
+	}
+	if e.mail, err = d.NewMapped(pipelineDepth * mailWords); err != nil {
 		return nil, err
 	}
 	if e.partials, err = d.Alloc(int64(max(e.grid, 1))*8, "partial sums"); err != nil {
@@ -131,13 +139,12 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 		l, err = e.mod.Launch(name, grid, vecThreads, 0, args...)
 		return l
 	}
-	N, P := gpu.Int(n), gpu.Ptr(e.partials)
-	e.dotPQ = launch("cg_dot_partial"+suffix, e.grid, N, S, pv, qv, P)
+	N, P, W := gpu.Int(n), gpu.Ptr(e.partials), gpu.Ptr(e.words)
+	e.dotPQ = launch("cg_dot_pq"+suffix, e.grid, N, S, pv, qv, P, W)
 	e.dotRR = launch("cg_dot_partial"+suffix, e.grid, N, S, gpu.Ptr(e.r), gpu.Ptr(e.r), P)
-	e.finalPQ = launch("cg_final_pq", 1, gpu.Int(e.grid), P, S)
+	e.finalRR = launch("cg_final_rr", 1, gpu.Int(e.grid), P, S, gpu.Int(0))
 	for s := range 2 {
-		e.update[s] = launch("cg_update"+suffix, e.grid, N, S, gpu.Int(s), gpu.Ptr(e.x), gpu.Ptr(e.r), pv, qv, P)
-		e.finalR[s] = launch("cg_final_rr", 1, gpu.Int(e.grid), P, S, gpu.Int(1-s))
+		e.update[s] = launch("cg_update"+suffix, e.grid, N, S, gpu.Int(s), gpu.Ptr(e.x), gpu.Ptr(e.r), pv, qv, P, W, e.mail.Arg(), gpu.Int(pipelineDepth))
 		e.xpay[s] = launch("cg_xpay"+suffix, e.grid, N, S, gpu.Int(s), gpu.Int(1-s), gpu.Ptr(e.r), pv)
 	}
 	if err != nil {
@@ -199,8 +206,7 @@ func (e *GPUEngine) Init(b []float64, bnorm, tol float64) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	// r.r into slot 0: finalR[1] is the final sum of an update from slot 1.
-	for _, l := range []*gpu.Launch{initL, e.dotRR, e.finalR[1]} {
+	for _, l := range []*gpu.Launch{initL, e.dotRR, e.finalRR} {
 		if err := l.Run(); err != nil {
 			return 0, err
 		}
@@ -233,8 +239,8 @@ func (e *GPUEngine) product(op Op, timed bool) error {
 	return e.timer.Stop()
 }
 
-// Start queues the iteration's kernels and the copy of the scalars after
-// them, and returns without waiting.
+// Start queues the iteration's kernels, which post its scalars, and
+// returns without waiting.
 func (e *GPUEngine) Start(op Op, timed bool) error {
 	if e.queued == e.depth {
 		return fmt.Errorf("cg: %d iterations already queued", e.queued)
@@ -243,29 +249,32 @@ func (e *GPUEngine) Start(op Op, timed bool) error {
 		return err
 	}
 	s := e.parity
-	for _, l := range []*gpu.Launch{e.dotPQ, e.finalPQ, e.update[s], e.finalR[s], e.xpay[s]} {
+	for _, l := range []*gpu.Launch{e.dotPQ, e.update[s], e.xpay[s]} {
 		if err := l.Run(); err != nil {
 			return err
 		}
 	}
+	e.posts++
 	i := (e.head + e.queued) % e.depth
-	if err := e.mail.Post(i); err != nil {
-		return err
-	}
 	e.rrSlot[i], e.timedSlot[i] = 1-s, timed
 	e.queued++
 	e.parity = 1 - s
 	return nil
 }
 
-// Finish waits for the scalars of the oldest queued iteration.
+// Finish waits for the post of the oldest queued iteration.
 func (e *GPUEngine) Finish() (StepResult, error) {
 	if e.queued == 0 {
 		return StepResult{}, fmt.Errorf("cg: Finish without a queued iteration")
 	}
+	seq := e.posts - uint64(e.queued) + 1
+	slot := int(seq%pipelineDepth) * mailWords
 	i := e.head
 	e.head, e.queued = (e.head+1)%e.depth, e.queued-1
-	if err := e.mail.Read(i, e.host); err != nil {
+	if err := e.mail.Await(slot+mailWords-1, seq); err != nil {
+		return StepResult{}, err
+	}
+	if err := e.mail.Float64s(slot, e.host); err != nil {
 		return StepResult{}, err
 	}
 	stop, ok := stateStop[e.host[slotState]]
@@ -381,7 +390,7 @@ func (e *GPUEngine) Close() error {
 	if e.mail != nil {
 		e.mail.Close()
 	}
-	for _, b := range []*gpu.Buffer{e.x, e.r, e.scalars, e.partials} {
+	for _, b := range []*gpu.Buffer{e.x, e.r, e.scalars, e.words, e.partials} {
 		b.Free()
 	}
 	if e.timer != nil {

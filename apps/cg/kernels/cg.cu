@@ -146,11 +146,7 @@ template <typename T>
 __device__ __forceinline__ void dot_pq(int n, double* S, const T* __restrict__ p, const T* __restrict__ q,
                                        double* partials, unsigned long long* W) {
     if (stopped(S)) return;
-    double s = 0;
-    for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS)
-        s = fma(double(p[i]), double(q[i]), s);
-    s = block_sum(s);
-    if (threadIdx.x == 0) partials[blockIdx.x] = s;
+    dot_partial<T>(n, S, p, q, partials);
     if (!last_arrival(&W[ARRIVED_PQ])) return;
     const double pq = final_sum(gridDim.x, partials);
     if (threadIdx.x == 0) {

@@ -391,7 +391,7 @@ func Solve(ctx context.Context, eng Engine, b []float64, o Options) (*Result, er
 	res.Residual = relResidual(rr, bnorm)
 	res.History = append(res.History, res.Residual)
 	if res.Residual <= o.Tol {
-		res.Stop, res.Reason = Converged, fmt.Sprintf("converged: ||r||/||b|| = %.3g <= %g after 0 iterations", res.Residual, o.Tol)
+		res.converged(o.Tol)
 	} else if err := r.iterate(ctx, eng, bnorm, o); err != nil {
 		return nil, err
 	}
@@ -399,6 +399,11 @@ func Solve(ctx context.Context, eng Engine, b []float64, o Options) (*Result, er
 		return nil, err
 	}
 	return res, nil
+}
+
+// converged records the stop of a solve whose residual met tol.
+func (res *Result) converged(tol float64) {
+	res.Stop, res.Reason = Converged, fmt.Sprintf("converged: ||r||/||b|| = %.3g <= %g after %d iterations", res.Residual, tol, res.Iterations)
 }
 
 // queued is an iteration started and not finished.
@@ -451,14 +456,13 @@ func (r *run) iterate(ctx context.Context, eng Engine, bnorm float64, o Options)
 		if it.timed {
 			r.tn.record(st.SpMV)
 		}
+		r.iteration(it.k, it.op, wall, st.SpMV, it.timed)
 		switch st.Stop {
 		case Breakdown:
-			r.iteration(it.k, it.op, wall, st.SpMV, it.timed)
 			res.Stop = Breakdown
 			res.Reason = fmt.Sprintf("breakdown at iteration %d: p.Ap = %.3g <= 0 (or not finite): the matrix is not positive definite, and CG needs an SPD matrix; x is the iterate of iteration %d", it.k, st.PQ, it.k-1)
 			return nil
 		case NonFinite:
-			r.iteration(it.k, it.op, wall, st.SpMV, it.timed)
 			res.Stop = NonFinite
 			res.Reason = fmt.Sprintf("stopped at iteration %d: r.r is %g (an overflow in the chosen precision)", it.k, st.RR)
 			return nil
@@ -467,14 +471,12 @@ func (r *run) iterate(ctx context.Context, eng Engine, bnorm float64, o Options)
 		res.Residual = relResidual(st.RR, bnorm)
 		res.History = append(res.History, res.Residual)
 		if st.Stop == Converged {
-			r.iteration(it.k, it.op, wall, st.SpMV, it.timed)
-			res.Stop, res.Reason = Converged, fmt.Sprintf("converged: ||r||/||b|| = %.3g <= %g after %d iterations", res.Residual, o.Tol, res.Iterations)
+			res.converged(o.Tol)
 			return nil
 		}
 		// The boundary where a new kernel can take over: the next
 		// iteration to start.
 		r.poll(it.k)
-		r.iteration(it.k, it.op, wall, st.SpMV, it.timed)
 	}
 }
 

@@ -50,3 +50,10 @@ func (m *Mapped) Arg() uint64                            { return 0 }
 func (m *Mapped) Await(i int, want uint64) error         { return ErrNoCUDA }
 func (m *Mapped) Float64s(from int, out []float64) error { return ErrNoCUDA }
 func (m *Mapped) Close()                                 {}
+
+// Graph is device work recorded once; see the CUDA build.
+type Graph struct{}
+
+func (d *Device) Capture(f func() error) (*Graph, error) { return nil, ErrNoCUDA }
+func (g *Graph) Launch() error                           { return ErrNoCUDA }
+func (g *Graph) Close()                                  {}

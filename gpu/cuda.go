@@ -31,6 +31,9 @@ type Device struct {
 	spmv     *Module   // the SpMV kernels
 	clockKHz int
 	closed   bool
+	// stream is where launches, the ops' memsets and cuSPARSE queue: the
+	// legacy default stream, or capture while Capture records a graph.
+	stream, capture cu.Stream
 }
 
 // Open makes device ordinal's primary context current and loads the
@@ -166,6 +169,11 @@ func (d *Device) Close() error {
 	defer unbind()
 	d.closed = true
 	var errs []error
+	if d.capture != (cu.Stream{}) {
+		if err := d.capture.Destroy(); err != nil {
+			errs = append(errs, fmt.Errorf("gpu: destroying the capture stream: %w", err))
+		}
+	}
 	for _, m := range d.modules {
 		if err := m.unload(); err != nil {
 			errs = append(errs, err)
@@ -260,6 +268,7 @@ func download[T any](b buffer, s []T, what string) error {
 // launch is one kernel launch with its arguments, kept in 8-byte slots as
 // gorgonia.org/cu's Launch reads them.
 type launch struct {
+	d           *Device
 	fn          cu.Function
 	name        string
 	grid, block int
@@ -285,7 +294,7 @@ func (d *Device) prepare(fn cu.Function, name string, grid, block, shared, maxSh
 	if shared > maxShared {
 		return nil, fmt.Errorf("gpu: %s needs %d bytes of shared memory per block, the device gives %d without opting in (use a smaller --smem-budget)", name, shared, d.info.SharedPerBlock)
 	}
-	l := &launch{fn: fn, name: name, grid: grid, block: block, shared: shared, args: args}
+	l := &launch{d: d, fn: fn, name: name, grid: grid, block: block, shared: shared, args: args}
 	l.params = make([]unsafe.Pointer, len(args))
 	for i := range args {
 		l.params[i] = unsafe.Pointer(&l.args[i])
@@ -293,13 +302,13 @@ func (d *Device) prepare(fn cu.Function, name string, grid, block, shared, maxSh
 	return l, nil
 }
 
-// run enqueues the launch on the default stream (nothing when the grid is
-// empty).
+// run enqueues the launch on the device's launch stream (nothing when the
+// grid is empty).
 func (l *launch) run() error {
 	if l.grid == 0 {
 		return nil
 	}
-	if err := l.fn.Launch(l.grid, 1, 1, l.block, 1, 1, l.shared, cu.Stream{}, l.params); err != nil {
+	if err := l.fn.Launch(l.grid, 1, 1, l.block, 1, 1, l.shared, l.d.stream, l.params); err != nil {
 		return fmt.Errorf("gpu: launching %s (%d blocks of %d threads, %d bytes shared): %w", l.name, l.grid, l.block, l.shared, err)
 	}
 	return nil

@@ -176,26 +176,7 @@ func TestNoEntries(t *testing.T) {
 // TestTimingAndRepeat: timing works, and a product after many timed
 // repetitions is still right (nothing accumulates across runs).
 func TestTimingAndRepeat(t *testing.T) {
-	tc := testCases()[len(testCases())-1] // banded
-	m, _ := NewMatrix(tc.coo)
-	x := randomXFor(m.NCols, 4)
-	ref, abs, _ := m.Reference(x, FP64)
-	sp, err := dev.NewSpMV(m, FP64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sp.Close()
-	if err := sp.SetX(x); err != nil {
-		t.Fatal(err)
-	}
-	a, err := NewScheduleArrays(schedules(t, tc.coo, 256)["random"], "random")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := sp.Upload(a)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp, ds, ref, abs := bandedSpMV(t, 4)
 	for _, k := range []Kernel{COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4} {
 		op, err := sp.Op(k, 256, ds)
 		if err != nil {
@@ -221,6 +202,36 @@ func TestTimingAndRepeat(t *testing.T) {
 		t.Errorf("copy bandwidth %.0f GB/s (%+v), %v", bw/1e9, tm, err)
 	}
 	t.Logf("device copy: %.0f GB/s", bw/1e9)
+}
+
+// bandedSpMV sets up the banded test case in fp64 with x from seed and a
+// schedule of block size 256 uploaded; it returns the product's reference.
+func bandedSpMV(t *testing.T, seed uint64) (sp *SpMV, ds *DeviceSchedule, ref, abs []float64) {
+	t.Helper()
+	tc := testCases()[len(testCases())-1]
+	m, err := NewMatrix(tc.coo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := randomXFor(m.NCols, seed)
+	if ref, abs, err = m.Reference(x, FP64); err != nil {
+		t.Fatal(err)
+	}
+	if sp, err = dev.NewSpMV(m, FP64); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sp.Close() })
+	if err := sp.SetX(x); err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewScheduleArrays(schedules(t, tc.coo, 256)["random"], "random")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds, err = sp.Upload(a); err != nil {
+		t.Fatal(err)
+	}
+	return sp, ds, ref, abs
 }
 
 func TestErrors(t *testing.T) {

@@ -12,6 +12,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 )
 
 // ErrNoCuSPARSE wraps the reason cuSPARSE could not be opened.
@@ -54,6 +55,7 @@ func valueType(p Precision) C.int {
 // cusparseOp is one cuSPARSE SpMV configuration: its own matrix descriptor
 // (preprocessing is tied to one), dense vectors, algorithm and buffer.
 type cusparseOp struct {
+	sp     *SpMV
 	handle C.uintptr_t
 	mat    C.uintptr_t
 	x, y   C.uintptr_t
@@ -78,7 +80,7 @@ func (s *SpMV) newCuSPARSEOp(k Kernel) (*cusparseOp, error) {
 		s.csHandle = h
 	}
 	m := s.m
-	op := &cusparseOp{handle: s.csHandle, vt: valueType(s.p), name: string(k)}
+	op := &cusparseOp{sp: s, handle: s.csHandle, vt: valueType(s.p), name: string(k)}
 	var rc C.int
 	switch k {
 	case CuSPARSECSR:
@@ -128,6 +130,14 @@ func (s *SpMV) newCuSPARSEOp(k Kernel) (*cusparseOp, error) {
 }
 
 func (op *cusparseOp) run() error {
+	// The handle queues on the stream it was last given: the device's
+	// launch stream, which a capture (Device.Capture) changes.
+	if st := op.sp.d.stream; st != op.sp.csStream {
+		if rc := C.spac_cusparse_set_stream(op.handle, C.uintptr_t(uintptr(unsafe.Pointer(st.C())))); rc != 0 {
+			return csError("cusparseSetStream", rc)
+		}
+		op.sp.csStream = st
+	}
 	if rc := C.spac_cusparse_spmv(op.handle, op.mat, op.x, op.y, op.vt, op.alg, C.uintptr_t(op.buf.ptr)); rc != 0 {
 		return csError("cusparseSpMV ("+op.name+")", rc)
 	}

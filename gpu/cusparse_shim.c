@@ -18,6 +18,7 @@ typedef int (*dnvec_fn)(void **, int64_t, void *, int);
 typedef int (*bufsize_fn)(void *, int, const void *, void *, void *, const void *, void *, int, int, size_t *);
 typedef int (*spmv_fn)(void *, int, const void *, void *, void *, const void *, void *, int, int, void *);
 typedef const char *(*errstr_fn)(int);
+typedef int (*set_stream_fn)(void *, void *);
 
 static struct {
     int tried, ok;
@@ -34,6 +35,7 @@ static struct {
     destroy_fn destroy_dnvec;
     bufsize_fn buffer_size;
     spmv_fn spmv;
+    set_stream_fn set_stream;
     spmv_fn preprocess; /* NULL before CUDA 12.4 */
     errstr_fn errstr;   /* optional */
 } cs;
@@ -66,6 +68,7 @@ static int try_open(const char *name) {
         {"cusparseDestroyDnVec", (void **)&cs.destroy_dnvec},
         {"cusparseSpMV_bufferSize", (void **)&cs.buffer_size},
         {"cusparseSpMV", (void **)&cs.spmv},
+        {"cusparseSetStream", (void **)&cs.set_stream},
     };
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
         *need[i].slot = dlsym(lib, need[i].name);
@@ -123,6 +126,7 @@ int spac_cusparse_create(uintptr_t *handle) {
 }
 
 int spac_cusparse_destroy(uintptr_t handle) { return cs.destroy((void *)handle); }
+int spac_cusparse_set_stream(uintptr_t handle, uintptr_t stream) { return cs.set_stream((void *)handle, (void *)stream); }
 
 int spac_cusparse_csr(uintptr_t *mat, int64_t rows, int64_t cols, int64_t nnz, uintptr_t rowptr, uintptr_t col,
                       uintptr_t val, int value_type) {

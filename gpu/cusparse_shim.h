@@ -26,6 +26,8 @@ int spac_cusparse_open(char *path, size_t pathlen, char *err, size_t errlen);
 int spac_cusparse_version(int *major, int *minor, int *patch);
 int spac_cusparse_create(uintptr_t *handle);
 int spac_cusparse_destroy(uintptr_t handle);
+// The stream the handle's calls queue on (0: the legacy default stream).
+int spac_cusparse_set_stream(uintptr_t handle, uintptr_t stream);
 int spac_cusparse_csr(uintptr_t *mat, int64_t rows, int64_t cols, int64_t nnz, uintptr_t rowptr, uintptr_t col,
                       uintptr_t val, int value_type);
 int spac_cusparse_coo(uintptr_t *mat, int64_t rows, int64_t cols, int64_t nnz, uintptr_t row, uintptr_t col,

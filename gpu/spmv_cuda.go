@@ -27,6 +27,7 @@ type SpMV struct {
 	scheds                []*DeviceSchedule
 	ops                   []*Op
 	csHandle              C.uintptr_t
+	csStream              cu.Stream // the stream csHandle queues on
 }
 
 // DeviceSchedule is a schedule's arrays on the device.
@@ -281,7 +282,7 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		err = add(d.newLaunch(entryName("csr_vector", p), op.Blocks, blockSize, 0,
 			Int(m.NRows), ptrArg(s.rowptr), ptrArg(s.col), ptrArg(s.val), ptrArg(s.x), ptrArg(s.y)))
 	case COOAtomic:
-		op.steps = append(op.steps, clearY(s.y))
+		op.steps = append(op.steps, clearY(d, s.y))
 		op.Blocks = ceil(m.NNZ(), blockSize)
 		err = add(d.newLaunch(entryName("coo_atomic", p), op.Blocks, blockSize, 0,
 			Int(m.NNZ()), ptrArg(s.row), ptrArg(s.col), ptrArg(s.val), ptrArg(s.x), ptrArg(s.y)))
@@ -300,7 +301,7 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		// where that moves fewer bytes.
 		switch {
 		case sched.nZero*36 > m.NRows*p.Bytes():
-			op.steps = append(op.steps, clearY(s.y))
+			op.steps = append(op.steps, clearY(d, s.y))
 		case sched.nZero > 0:
 			if err := add(d.newLaunch(entryName("zero_rows", p), ceil(sched.nZero, 256), 256, 0,
 				Int(sched.nZero), ptrArg(sched.zeroRows), ptrArg(s.y))); err != nil {
@@ -344,13 +345,13 @@ func (s *SpMV) Drop(ds *DeviceSchedule) error {
 	return nil
 }
 
-// clearY is a step that zeroes y on the default stream.
-func clearY(y buffer) func() error {
+// clearY is a step that zeroes y on the device's launch stream.
+func clearY(d *Device, y buffer) func() error {
 	return func() error {
 		if y.bytes == 0 {
 			return nil
 		}
-		if err := cu.MemsetD32Async(y.ptr, 0, y.bytes/4, cu.Stream{}); err != nil {
+		if err := cu.MemsetD32Async(y.ptr, 0, y.bytes/4, d.stream); err != nil {
 			return fmt.Errorf("gpu: clearing y: %w", err)
 		}
 		return nil

@@ -80,6 +80,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 						t.Fatal(err)
 					}
 					defer e.Close()
+					e.batchEvery = 1 // graphs from the fourth iteration on
 					var op Op
 					if k.UsesSchedule() {
 						pend, err := e.Prepare(s)
@@ -102,6 +103,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 						t.Fatal(err)
 					}
 					checkSolution(t, m, b, res, tol)
+					checkGraphs(t, e)
 					slack := 3
 					if p == gpu.FP32 {
 						slack = max(3, ref.Iterations/10)
@@ -117,6 +119,15 @@ func TestGPUMatchesCPU(t *testing.T) {
 }
 
 func usOf(d interface{ Microseconds() int64 }) float64 { return float64(d.Microseconds()) }
+
+// checkGraphs fails unless e ran graphs and captured every op it tried.
+func checkGraphs(t *testing.T, e *GPUEngine) {
+	t.Helper()
+	n, failed := e.GraphStats()
+	if n == 0 || len(failed) > 0 {
+		t.Errorf("%d graphs launched; captures that failed: %v", n, failed)
+	}
+}
 
 // hookEngine calls onStep before every iteration of the GPU engine.
 type hookEngine struct {
@@ -149,6 +160,7 @@ func TestGPUAdapt(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ge.Close()
+			ge.batchEvery = 1 // the switch comes while graphs run
 			def, err := ge.Op(gpu.COOAtomic, 256)
 			if err != nil {
 				t.Fatal(err)
@@ -228,9 +240,10 @@ func TestGPUBreakdown(t *testing.T) {
 	}
 }
 
-// The GPU engine queues iterations ahead of the host's reads; its stop
-// rule makes those after the one that stops run empty, so the answer is
-// the one-at-a-time solve's bit for bit (csr-scalar adds in a fixed order).
+// The GPU engine queues iterations ahead of the host's reads, one by one
+// or as graphs; its stop rule makes those after the one that stops run
+// empty, so the answer is the one-at-a-time solve's bit for bit
+// (csr-scalar adds in a fixed order).
 func TestGPUPipelineMatchesSerial(t *testing.T) {
 	lapCOO, err := matrices.Stencil2D(40, 40, 5)
 	if err != nil {
@@ -248,18 +261,19 @@ func TestGPUPipelineMatchesSerial(t *testing.T) {
 		stop     Stop
 	}{
 		{"converged", lap, 5000, Converged},
-		{"max iterations", lap, 9, MaxIters},
+		{"max iterations", lap, 20, MaxIters},
 		{"breakdown", ind, 5000, Breakdown},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var want *Result
-			for _, depth := range []int{1, pipelineDepth} {
+			for _, q := range []struct{ depth, every int }{{1, batchEvery}, {pipelineDepth, batchEvery}, {maxDepth, 1}} {
+				depth := q.depth
 				e, err := NewGPUEngine(dev, tc.m, gpu.FP64, gpu.SPACReadOnly)
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer e.Close()
-				e.depth = depth
+				e.depth, e.batchEvery = depth, q.every
 				op, err := e.Op(gpu.CSRScalar, 256)
 				if err != nil {
 					t.Fatal(err)
@@ -279,6 +293,9 @@ func TestGPUPipelineMatchesSerial(t *testing.T) {
 					!slices.Equal(res.History, want.History) || !slices.Equal(res.X, want.X) {
 					t.Errorf("depth %d: %s after %d iterations (%s), want %s after %d (%s), the same history and x",
 						depth, res.Stop, res.Iterations, res.Reason, want.Stop, want.Iterations, want.Reason)
+				}
+				if q.every == 1 {
+					checkGraphs(t, e)
 				}
 			}
 		})

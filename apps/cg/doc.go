@@ -32,15 +32,21 @@
 // scalars stay on the device, kernels compute alpha and beta from them,
 // and once an iteration stops every vector kernel returns at once. So the
 // solver need not wait for an iteration's scalars before queuing the next:
-// the GPU engine keeps up to three iterations queued (Engine.Depth), and
-// its kernels post each iteration's p.Ap and r.r into page-locked host
-// memory that the host reads while the device runs the next. An iteration
-// is the product and three launches (the dot products end in their last
-// block, not in launches of their own): on the GPU machine a launch costs
-// the host about 4 us, so a small matrix's iteration is bound by the
-// host's launches, and these two changes halved it (docs/cg-h100). The
-// answer is the one-at-a-time solve's bit for bit, the iterations queued
-// after the stop running empty (they cost a product each).
+// the GPU engine keeps iterations queued (Engine.Depth), and its kernels
+// post each iteration's p.Ap and r.r into page-locked host memory that the
+// host reads while the device runs the next. An iteration is the product
+// and three launches (the dot products end in their last block, not in
+// launches of their own). On the GPU machine a launch costs the host about
+// 4 us, more than a small matrix's vector kernels take, so the engine
+// launches a solve's first iterations one by one (three queued at most)
+// and, once the solve has run 128 k of them, k at a time as a captured
+// CUDA graph (k = 4, 8, 16; gpu.Device.Capture): the host makes one launch
+// per k iterations, the device runs them back to back, and a partitioner
+// running beside the solve has little left to slow (docs/cg-h100: 14 us
+// per iteration on bcsstk13, down from 21 launched one by one). The answer
+// is the one-at-a-time solve's bit for bit; the iterations queued after
+// the stop run empty and cost a product each, at most 2 k, under 1/64 of
+// the iterations run.
 //
 // A matrix that is not SPD shows as p.Ap <= 0 (a breakdown): the update is
 // skipped, x keeps the last good iterate, and the result says why it

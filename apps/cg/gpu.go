@@ -41,13 +41,26 @@ const (
 
 var stateStop = map[float64]Stop{0: "", 1: Converged, 2: Breakdown, 3: NonFinite}
 
-// pipelineDepth is how many iterations the GPU engine queues ahead of the
-// host's reads. One more than the iteration running lets the host decide
-// while the device computes; a third absorbs the host's hiccups (the
-// background partitioner competes for its cores). The iterations queued
-// after the one that stops cost a product each (the SpMV kernels do not
-// read the state) and a few launches that return at once.
-const pipelineDepth = 3
+// The GPU engine keeps iterations queued ahead of the host's reads, so
+// that the device need not wait for the host to decide after each one.
+// Early in a solve it launches them one by one, pipelineDepth at most: one
+// more than the iteration running lets the host decide while the device
+// computes, a third absorbs the host's hiccups. Once a solve has run
+// batchEvery*k iterations it launches them k at a time as a CUDA graph
+// (k a power of two from minBatch to maxBatch, two graphs at most in
+// flight): the host then makes one launch per k iterations instead of four
+// per iteration, which on small matrices is most of an iteration's time,
+// and the partitioner running beside the solve has little to slow. The
+// iterations queued after the one that stops cost a product each (the
+// SpMV kernels do not read the state) and a few launches that return at
+// once: batchEvery keeps them under 2/batchEvery of the iterations run.
+const (
+	pipelineDepth = 3
+	minBatch      = 4
+	maxBatch      = 16
+	batchEvery    = 128
+	maxDepth      = 2 * maxBatch
+)
 
 // GPUEngine runs the iteration on a GPU: the products with package gpu's
 // kernels on the SpMV's own x (which holds p) and y (which holds q), the
@@ -70,15 +83,33 @@ type GPUEngine struct {
 
 	dotPQ, dotRR, finalRR *gpu.Launch    // dotRR and finalRR: Init's r.r
 	update, xpay          [2]*gpu.Launch // by the slot of r.r before the update
-	parity                int            // slot of the current r.r
+	parity                int            // slot of r.r before the next iteration started
 	host                  []float64      // the scalars read back (a slice of its own: cgo forbids passing memory inside a struct holding Go pointers)
 
-	// The iterations queued and not finished, the oldest at head of a ring
-	// of depth: the r.r slot each updated and whether it was timed.
-	depth        int // pipelineDepth; tests compare it with 1
-	head, queued int
-	rrSlot       [pipelineDepth]int
-	timedSlot    [pipelineDepth]bool
+	// The iterations started and not finished, the oldest at head of a
+	// ring; the first launched of them are on the device, the others wait
+	// for a graph's worth.
+	depth                  int // maxDepth; tests compare it with 1 and pipelineDepth
+	batchEvery             int // batchEvery; tests lower it to run graphs in short solves
+	ring                   [maxDepth]started
+	head, queued, launched int
+	solveLaunched          int // iterations launched since Init
+	graphs                 map[graphKey]*gpu.Graph
+	noGraph                map[Op]error // ops whose capture failed: they run launch by launch
+	graphLaunches          int          // since NewGPUEngine (tests check that graphs ran)
+}
+
+// started is an iteration Start queued.
+type started struct {
+	op     Op
+	timed  bool
+	parity int // the r.r slot before its update
+}
+
+// graphKey names a graph: k iterations of op from r.r slot parity.
+type graphKey struct {
+	op        Op
+	k, parity int
 }
 
 // NewGPUEngine uploads m in precision p and prepares the kernels; SPAC
@@ -90,7 +121,8 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 	if m.NRows != m.NCols {
 		return nil, fmt.Errorf("cg: %s is %d x %d, not square", m.Name, m.NRows, m.NCols)
 	}
-	e := &GPUEngine{d: d, m: m, prec: p, spacKernel: spacKernel, host: make([]float64, nScalars), depth: pipelineDepth}
+	e := &GPUEngine{d: d, m: m, prec: p, spacKernel: spacKernel, host: make([]float64, nScalars), depth: maxDepth,
+		batchEvery: batchEvery, graphs: map[graphKey]*gpu.Graph{}, noGraph: map[Op]error{}}
 	defer func() {
 		if err != nil {
 			e.Close()
@@ -119,7 +151,7 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 	if err = e.words.Zero(); err != nil {
 		return nil, err
 	}
-	if e.mail, err = d.NewMapped(pipelineDepth * mailWords); err != nil {
+	if e.mail, err = d.NewMapped(maxDepth * mailWords); err != nil {
 		return nil, err
 	}
 	if e.partials, err = d.Alloc(int64(max(e.grid, 1))*8, "partial sums"); err != nil {
@@ -144,7 +176,7 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 	e.dotRR = launch("cg_dot_partial"+suffix, e.grid, N, S, gpu.Ptr(e.r), gpu.Ptr(e.r), P)
 	e.finalRR = launch("cg_final_rr", 1, gpu.Int(e.grid), P, S, gpu.Int(0))
 	for s := range 2 {
-		e.update[s] = launch("cg_update"+suffix, e.grid, N, S, gpu.Int(s), gpu.Ptr(e.x), gpu.Ptr(e.r), pv, qv, P, W, e.mail.Arg(), gpu.Int(pipelineDepth))
+		e.update[s] = launch("cg_update"+suffix, e.grid, N, S, gpu.Int(s), gpu.Ptr(e.x), gpu.Ptr(e.r), pv, qv, P, W, e.mail.Arg(), gpu.Int(maxDepth))
 		e.xpay[s] = launch("cg_xpay"+suffix, e.grid, N, S, gpu.Int(s), gpu.Int(1-s), gpu.Ptr(e.r), pv)
 	}
 	if err != nil {
@@ -211,14 +243,16 @@ func (e *GPUEngine) Init(b []float64, bnorm, tol float64) (float64, error) {
 			return 0, err
 		}
 	}
-	e.parity, e.head, e.queued = 0, 0, 0
+	// Iterations left unlaunched by the last solve are dropped; those it
+	// launched have posted (the read-back below waits for them).
+	e.parity, e.head, e.queued, e.launched, e.solveLaunched = 0, 0, 0, 0, 0
 	if err := gpu.ReadBack(e.scalars, e.host, "the CG scalars"); err != nil {
 		return 0, err
 	}
 	return e.host[0], nil
 }
 
-// Depth is pipelineDepth.
+// Depth is how many iterations the solver may start ahead of its reads.
 func (e *GPUEngine) Depth() int { return e.depth }
 
 // product enqueues q = A p, between the timer's events when timed.
@@ -239,27 +273,140 @@ func (e *GPUEngine) product(op Op, timed bool) error {
 	return e.timer.Stop()
 }
 
-// Start queues the iteration's kernels, which post its scalars, and
-// returns without waiting.
-func (e *GPUEngine) Start(op Op, timed bool) error {
-	if e.queued == e.depth {
-		return fmt.Errorf("cg: %d iterations already queued", e.queued)
-	}
+// iteration enqueues an iteration's kernels from r.r slot parity; they
+// post its scalars.
+func (e *GPUEngine) iteration(op Op, timed bool, parity int) error {
 	if err := e.product(op, timed); err != nil {
 		return err
 	}
-	s := e.parity
-	for _, l := range []*gpu.Launch{e.dotPQ, e.update[s], e.xpay[s]} {
+	for _, l := range []*gpu.Launch{e.dotPQ, e.update[parity], e.xpay[parity]} {
 		if err := l.Run(); err != nil {
 			return err
 		}
 	}
-	e.posts++
-	i := (e.head + e.queued) % e.depth
-	e.rrSlot[i], e.timedSlot[i] = 1-s, timed
-	e.queued++
-	e.parity = 1 - s
 	return nil
+}
+
+// Start queues an iteration: it is launched now or with the next graph.
+func (e *GPUEngine) Start(op Op, timed bool) error {
+	if e.queued == e.depth {
+		return fmt.Errorf("cg: %d iterations already queued", e.queued)
+	}
+	if _, ok := op.(gpuOp); !ok {
+		return fmt.Errorf("cg: the GPU engine cannot run %s", op.Name())
+	}
+	e.ring[(e.head+e.queued)%e.depth] = started{op: op, timed: timed, parity: e.parity}
+	e.queued++
+	e.parity = 1 - e.parity
+	return e.pump()
+}
+
+// batch is the iterations per graph at this point of the solve (0: one by
+// one).
+func (e *GPUEngine) batch() int {
+	k := 0
+	for c := minBatch; c <= maxBatch && 2*c <= e.depth && e.solveLaunched >= e.batchEvery*c; c *= 2 {
+		k = c
+	}
+	return k
+}
+
+// pump launches the started iterations that are due: a graph of k when k
+// untimed ones of one op wait and at most k run, otherwise one at a time
+// while fewer than pipelineDepth run (a timed one always alone).
+func (e *GPUEngine) pump() error {
+	for e.launched < e.queued {
+		first := e.ring[(e.head+e.launched)%e.depth]
+		if k := e.batch(); k > 0 && e.launched <= k && e.queued-e.launched >= k && e.uniform(k) {
+			g, err := e.graph(first.op, k, first.parity)
+			if err != nil {
+				return err
+			}
+			if g != nil {
+				if err := g.Launch(); err != nil {
+					return err
+				}
+				e.graphLaunches++
+				e.launchedN(k)
+				continue
+			}
+		}
+		if e.launched >= pipelineDepth {
+			return nil
+		}
+		if err := e.iteration(first.op, first.timed, first.parity); err != nil {
+			return err
+		}
+		e.launchedN(1)
+	}
+	return nil
+}
+
+func (e *GPUEngine) launchedN(n int) {
+	e.launched += n
+	e.solveLaunched += n
+	e.posts += uint64(n)
+}
+
+// uniform reports whether the next k iterations to launch are untimed and
+// of one op.
+func (e *GPUEngine) uniform(k int) bool {
+	first := e.ring[(e.head+e.launched)%e.depth]
+	for j := range k {
+		it := e.ring[(e.head+e.launched+j)%e.depth]
+		if it.timed || it.op != first.op {
+			return false
+		}
+	}
+	return true
+}
+
+// graph returns the graph of k iterations of op from r.r slot parity,
+// capturing it the first time; nil where op cannot be captured (it then
+// runs launch by launch: a graph only saves the host's time).
+func (e *GPUEngine) graph(op Op, k, parity int) (*gpu.Graph, error) {
+	key := graphKey{op, k, parity}
+	if g, ok := e.graphs[key]; ok {
+		return g, nil
+	}
+	if _, failed := e.noGraph[op]; failed {
+		return nil, nil
+	}
+	g, err := e.d.Capture(func() error {
+		for j := range k {
+			if err := e.iteration(op, false, parity^(j&1)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		e.noGraph[op] = err
+		return nil, nil
+	}
+	e.graphs[key] = g
+	return g, nil
+}
+
+// GraphStats reports the graphs launched since NewGPUEngine and the ops
+// that could not be captured (they ran launch by launch).
+func (e *GPUEngine) GraphStats() (launches int, failed map[string]error) {
+	failed = map[string]error{}
+	for op, err := range e.noGraph {
+		failed[op.Name()] = err
+	}
+	return e.graphLaunches, failed
+}
+
+// dropGraphs frees op's graphs (its schedule is about to be freed).
+func (e *GPUEngine) dropGraphs(op Op) {
+	for key, g := range e.graphs {
+		if key.op == op {
+			g.Close()
+			delete(e.graphs, key)
+		}
+	}
+	delete(e.noGraph, op)
 }
 
 // Finish waits for the post of the oldest queued iteration.
@@ -267,10 +414,10 @@ func (e *GPUEngine) Finish() (StepResult, error) {
 	if e.queued == 0 {
 		return StepResult{}, fmt.Errorf("cg: Finish without a queued iteration")
 	}
-	seq := e.posts - uint64(e.queued) + 1
-	slot := int(seq%pipelineDepth) * mailWords
-	i := e.head
-	e.head, e.queued = (e.head+1)%e.depth, e.queued-1
+	seq := e.posts - uint64(e.launched) + 1
+	slot := int(seq%maxDepth) * mailWords
+	it := e.ring[e.head]
+	e.head, e.queued, e.launched = (e.head+1)%e.depth, e.queued-1, e.launched-1
 	if err := e.mail.Await(slot+mailWords-1, seq); err != nil {
 		return StepResult{}, err
 	}
@@ -281,14 +428,15 @@ func (e *GPUEngine) Finish() (StepResult, error) {
 	if !ok {
 		return StepResult{}, fmt.Errorf("cg: the device's solver state is %g, not one of cg.cu's", e.host[slotState])
 	}
-	st := StepResult{PQ: e.host[slotPQ], RR: e.host[e.rrSlot[i]], Stop: stop}
-	if e.timedSlot[i] {
+	st := StepResult{PQ: e.host[slotPQ], RR: e.host[1-it.parity], Stop: stop}
+	if it.timed {
 		var err error
 		if st.SpMV, err = e.timer.Elapsed(); err != nil {
 			return StepResult{}, err
 		}
 	}
-	return st, nil
+	// The device is one iteration further from the host: launch what is due.
+	return st, e.pump()
 }
 
 func (e *GPUEngine) Multiply(op Op, timed bool) (time.Duration, error) {
@@ -349,6 +497,7 @@ type gpuPending struct {
 	e  *GPUEngine
 	ps *gpu.PendingSchedule
 	ds *gpu.DeviceSchedule // once adopted
+	op Op                  // made on ds
 }
 
 func (p *gpuPending) Ready() (bool, error) { return p.ps.Ready() }
@@ -358,6 +507,10 @@ func (p *gpuPending) Discard()             { p.ps.Discard() }
 // that solves many times (spac cg --runs) would otherwise keep every run's
 // schedule on the device until the engine closes.
 func (p *gpuPending) Release() {
+	if p.op != nil {
+		p.e.dropGraphs(p.op)
+		p.op = nil
+	}
 	if p.ds != nil {
 		// A failure here leaves the schedule to Close; the solve is done.
 		_ = p.e.sp.Drop(p.ds)
@@ -382,11 +535,15 @@ func (p *gpuPending) Op() (Op, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gpuOp{op}, nil
+	p.op = gpuOp{op}
+	return p.op, nil
 }
 
 // Close frees the device memory.
 func (e *GPUEngine) Close() error {
+	for _, g := range e.graphs {
+		g.Close()
+	}
 	if e.mail != nil {
 		e.mail.Close()
 	}

@@ -22,7 +22,8 @@
 #        scripts/cg-bench.sh --report OUTDIR   (tables from OUTDIR/runs.csv again)
 # Env: SPAC (bin/gpu/spac), REPS (5), RUNS (11), MATRICES (.kit/matrices), INPUTS
 #      (space-separated "input:tol" pairs, "input:tol#runs" to override RUNS),
-#      PREC (fp64), REPEATS
+#      PREC (fp64), HELD (space-separated "input:iterations#runs": CG held to
+#      that many iterations with tol 0; empty: none), REPEATS
 #      (space-separated "input:products" pairs of the SpMV loops; empty: none)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +39,9 @@ prec=${PREC:-fp64}
 # about (one short solve varies by 10-20%); bcsstk13's 0.5 s solves take
 # fewer.
 inputs=${INPUTS-"$mats/bcsstk13.mtx.gz:1e-6#21 gen:stencil2d-1000@0.25:1e-8#41 gen:stencil3d-100@0.125:1e-8#41 gen:cant:1e-10#41 gen:cop20k_A@0.5:1e-10#41"}
+# bcsstk13 held to 40,000 iterations: a CG solve that outlasts its
+# partition (every mode runs exactly as many iterations, so totals compare).
+held=${HELD-"$mats/bcsstk13.mtx.gz:40000#5"}
 # cant x 200,000 outlasts its partition (about 2 s) on a kernel where SPAC's
 # product is faster: the row that shows the switch paying.
 repeats=${REPEATS-"gen:cant:20000 gen:cant:200000 gen:stencil2d-1000@0.25:200000"}
@@ -69,6 +73,11 @@ if ! $report_only; then
     n=$runs
     case $item in *'#'*) n=${item##*#} item=${item%#*} ;; esac
     run "${item%:*}" "${item##*:}" cg --runs "$n"
+  done
+  for item in $held; do
+    n=$runs
+    case $item in *'#'*) n=${item##*#} item=${item%#*} ;; esac
+    run "${item%:*}" 0 "cg-held${item##*:}" --max-iters "${item##*:}" --runs "$n"
   done
   for item in $repeats; do
     run "${item%:*}" 0 "spmv-x${item##*:}" --repeat "${item##*:}"
@@ -114,7 +123,9 @@ END {
   m2short["cusparse"] = "cuSPARSE-CG"; m2short["default"] = "default CG"; m2short["spac"] = "SPAC CG + partition"
   for (o = 1; o <= n; o++) {
     split(order[o], kw, SUBSEP)
-    printf "### %s: %s\n\n", kw[1] == "cg" ? "CG" : "repeated SpMV (" substr(kw[1], 7) " products)", kw[2]
+    cg = kw[1] ~ /^cg/
+    kind = kw[1] == "cg" ? "CG" : cg ? "CG held to " substr(kw[1], 8) " iterations (tol 0)" : "repeated SpMV (" substr(kw[1], 7) " products)"
+    printf "### %s: %s\n\n", kind, kw[2]
     print "| run | final kernel | stop | iterations | residual (true) | total ms | SpMV ms | us/iter before / after switch | switch iteration | partitioner |"
     print "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
     for (i = 1; i <= 4; i++) {
@@ -127,7 +138,7 @@ END {
       else if (part == "computed") part = sprintf("%.1f ms before the solve", f[col["partition_ms"]])
       sw = f[col["switch_iteration"]] + 0
       swt = sw == 0 ? "-" : sw (f[col["spac_kept"]] == "true" ? " (kept)" : " (dropped)")
-      res = kw[1] == "cg" ? sprintf("%.2e", f[col["true_residual"]]) : "-"
+      res = cg ? sprintf("%.2e", f[col["true_residual"]]) : "-"
       printf "| %s | %s | %s | %d | %s | %.2f | %.2f | %.1f / %.1f | %s | %s |\n", name[modes[i]], f[col["final_kernel"]], f[col["stop"]], f[col["iterations"]],
         res, t, f[col["spmv_ms"]], f[col["iter_before_us"]], f[col["iter_after_us"]], swt, part
     }

@@ -100,6 +100,13 @@ a schedule arriving later is compared with); the others are counted at
 their kernel's median in the SpMV time. --time-all times every product
 (exact SpMV times, a few microseconds more per iteration).
 
+On the GPU the device applies the stop rule itself, so the host queues
+iterations ahead of reading their residuals: one by one for a solve's first
+512 iterations, then as CUDA graphs of 4, 8 and 16 iterations (one launch
+each instead of four per iteration). When a solve stops, the products of
+the iterations already queued still run (at most 1/64 of the iterations
+it ran); nothing else of them does.
+
 Without --gpu the CPU runs the same iteration (cpu-csr for the default,
 the schedule executor for SPAC) in the same arithmetic. A matrix that is not
 symmetric or has a non-positive diagonal is refused; one that is not

@@ -318,11 +318,7 @@ func (e *GPUEngine) pump() error {
 	for e.launched < e.queued {
 		first := e.ring[(e.head+e.launched)%e.depth]
 		if k := e.batch(); k > 0 && e.launched <= k && e.queued-e.launched >= k && e.uniform(k) {
-			g, err := e.graph(first.op, k, first.parity)
-			if err != nil {
-				return err
-			}
-			if g != nil {
+			if g := e.graph(first.op, k, first.parity); g != nil {
 				if err := g.Launch(); err != nil {
 					return err
 				}
@@ -364,13 +360,13 @@ func (e *GPUEngine) uniform(k int) bool {
 // graph returns the graph of k iterations of op from r.r slot parity,
 // capturing it the first time; nil where op cannot be captured (it then
 // runs launch by launch: a graph only saves the host's time).
-func (e *GPUEngine) graph(op Op, k, parity int) (*gpu.Graph, error) {
+func (e *GPUEngine) graph(op Op, k, parity int) *gpu.Graph {
 	key := graphKey{op, k, parity}
 	if g, ok := e.graphs[key]; ok {
-		return g, nil
+		return g
 	}
 	if _, failed := e.noGraph[op]; failed {
-		return nil, nil
+		return nil
 	}
 	g, err := e.d.Capture(func() error {
 		for j := range k {
@@ -382,10 +378,10 @@ func (e *GPUEngine) graph(op Op, k, parity int) (*gpu.Graph, error) {
 	})
 	if err != nil {
 		e.noGraph[op] = err
-		return nil, nil
+		return nil
 	}
 	e.graphs[key] = g
-	return g, nil
+	return g
 }
 
 // GraphStats reports the graphs launched since NewGPUEngine and the ops

@@ -172,8 +172,7 @@ func TestGonumGraph(t *testing.T) {
 
 func TestGonumGraphBounds(t *testing.T) {
 	m, _ := Stencil2D(3, 3, 5)
-	g, _ := LocalityGraph(m, ModelGraph)
-	inc, _ := BuildIncidence(g)
+	g, inc, _ := BuildLocality(m, ModelGraph)
 	gg, err := NewGonumGraph(g, inc)
 	if err != nil {
 		t.Fatal(err)

@@ -99,6 +99,20 @@ type Incidence struct {
 	Other   []int32
 }
 
+// BuildLocality builds m's locality graph under model (LocalityGraph) and
+// its incidence lists (BuildIncidence): what a partitioner takes.
+func BuildLocality(m *COO, model Model) (*Graph, *Incidence, error) {
+	g, err := LocalityGraph(m, model)
+	if err != nil {
+		return nil, nil, err
+	}
+	inc, err := BuildIncidence(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, inc, nil
+}
+
 // Degree is the number of edges incident to v (a self-loop counts once).
 func (inc *Incidence) Degree(v int) int { return int(inc.Offsets[v+1] - inc.Offsets[v]) }
 

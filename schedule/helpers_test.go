@@ -58,11 +58,7 @@ func sharedMatrices(t testing.TB) []namedCOO {
 // most blockSize entries.
 func partition(t testing.TB, coo *matrices.COO, method string, blockSize int) spac.Partition {
 	t.Helper()
-	g, err := matrices.LocalityGraph(coo, matrices.ModelSpMV)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inc, err := matrices.BuildIncidence(g)
+	g, inc, err := matrices.BuildLocality(coo, matrices.ModelSpMV)
 	if err != nil {
 		t.Fatal(err)
 	}

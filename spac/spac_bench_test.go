@@ -33,11 +33,7 @@ func presetGraph(b *testing.B, name string, scale float64) benchInput {
 	if strings.HasPrefix(name, "ba-") {
 		model = matrices.ModelGraph
 	}
-	g, err := matrices.LocalityGraph(m, model)
-	if err != nil {
-		b.Fatal(err)
-	}
-	inc, err := matrices.BuildIncidence(g)
+	g, inc, err := matrices.BuildLocality(m, model)
 	if err != nil {
 		b.Fatal(err)
 	}

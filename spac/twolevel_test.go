@@ -72,11 +72,7 @@ func stencilGraph(t *testing.T, nx, ny int) (*matrices.Graph, *matrices.Incidenc
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := matrices.LocalityGraph(coo, matrices.ModelSpMV)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inc, err := matrices.BuildIncidence(g)
+	g, inc, err := matrices.BuildLocality(coo, matrices.ModelSpMV)
 	if err != nil {
 		t.Fatal(err)
 	}

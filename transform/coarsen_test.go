@@ -107,11 +107,7 @@ func cantContracted(tb testing.TB, scale float64) *WeightedGraph {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	g, err := matrices.LocalityGraph(m, matrices.ModelSpMV)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	inc, err := matrices.BuildIncidence(g)
+	g, inc, err := matrices.BuildLocality(m, matrices.ModelSpMV)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -36,11 +36,7 @@ func laplacian(t testing.TB, n int) (*matrices.COO, *gpu.Matrix) {
 // no METIS, fast) and plans a schedule of blocks of bs tasks.
 func buildSchedule(t testing.TB, coo *matrices.COO, bs int) *schedule.Schedule {
 	t.Helper()
-	g, err := matrices.LocalityGraph(coo, matrices.ModelSpMV)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inc, err := matrices.BuildIncidence(g)
+	g, inc, err := matrices.BuildLocality(coo, matrices.ModelSpMV)
 	if err != nil {
 		t.Fatal(err)
 	}

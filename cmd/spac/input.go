@@ -101,11 +101,7 @@ func (f *inputFlags) read(path string) (m, used *matrices.COO, err error) {
 
 // localityInput builds the locality graph of used (m as read) under model.
 func localityInput(m, used *matrices.COO, model matrices.Model) (*input, error) {
-	g, err := matrices.LocalityGraph(used, model)
-	if err != nil {
-		return nil, err
-	}
-	inc, err := matrices.BuildIncidence(g)
+	g, inc, err := matrices.BuildLocality(used, model)
 	if err != nil {
 		return nil, err
 	}

@@ -79,8 +79,7 @@ package metis
 #error "package metis needs METIS built with IDXTYPEWIDTH 32"
 #endif
 
-// rand and srand replace the C library's for the whole process (METIS is
-// their only user): glibc's additive generator (TYPE_3: x[i] = x[i-3] +
+// rand and srand replace the C library's for the whole process: glibc's additive generator (TYPE_3: x[i] = x[i-3] +
 // x[i-31], 310 outputs discarded after seeding, output x >> 1), with its
 // state in thread-local storage so that concurrent METIS calls, each seeded
 // by its own srand(), draw reproducible streams.

@@ -1,10 +1,10 @@
 package spac
 
 import (
-	"context"
 	"fmt"
 	"slices"
 
+	"github.com/spac-gpu/spac/internal/par"
 	"github.com/spac-gpu/spac/matrices"
 )
 
@@ -191,17 +191,17 @@ func newCapState(g *matrices.Graph, inc *matrices.Incidence, part, load []int32,
 	k := len(load)
 	st := &capState{g: g, inc: inc, part: part, load: load, cap: cp}
 	// Vertices are independent: ranges of them are counted, then filled, in
-	// parallel, each range with scratch of its own. The lists do not depend
-	// on how the ranges are run.
+	// parallel, each worker with scratch of its own (a vertex's stamps are
+	// its own marks, so a worker's later ranges need no clean scratch). The
+	// lists do not depend on how the ranges are run.
 	const ranges = 16
 	span := (nv + ranges - 1) / ranges
+	type scratch struct{ stamp, pos []int32 }
 	inRanges := func(f func(lo, hi int, stamp, pos []int32)) {
-		runParallel(context.Background(), ranges, func(r int) error {
-			lo, hi := min(r*span, nv), min((r+1)*span, nv)
-			if lo < hi {
-				f(lo, hi, make([]int32, k), make([]int32, k))
+		par.DoWith(ranges, func() scratch { return scratch{make([]int32, k), make([]int32, k)} }, func(s scratch, r int) {
+			if lo, hi := min(r*span, nv), min((r+1)*span, nv); lo < hi {
+				f(lo, hi, s.stamp, s.pos)
 			}
-			return nil
 		})
 	}
 	// distinct counts v's parts, stamping them with mark.

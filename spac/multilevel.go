@@ -81,19 +81,16 @@ func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad
 	// graph: the cycles run there, and the finest level, the dearest to
 	// coarsen and refine, is refined once, at the end.
 	cycles := vCycles
-	if w.NumVertices() >= vCycleMaxVertices {
+	if w.NumVertices() >= vCycleMaxVertices || len(h.maps) == 0 {
 		cycles = 0
 	}
-	top := 0
-	if cycles > 0 && len(h.maps) > 0 {
-		top = 1
-	}
+	top := min(cycles, 1)
 	reclaim()
 	h.refineCoarsest(part, k, softLoad)
 	if part, err = h.uncoarsen(ctx, len(h.maps), part, k, softLoad, top, progress); err != nil {
 		return nil, err
 	}
-	for cycle := 0; cycle < cycles && top == 1; cycle++ {
+	for cycle := 0; cycle < cycles; cycle++ {
 		progress(fmt.Sprintf("V-cycle %d", cycle+1))
 		// The levels above graph 1 are done with; their room can hold
 		// the cycle's.
@@ -130,7 +127,7 @@ func (t coarseTarget) reached(w *transform.WeightedGraph) bool {
 // is graph l coarsened, maps[l] takes graph l's vertices to graph l+1's.
 type hierarchy struct {
 	graphs  []*transform.WeightedGraph
-	weights [][]int32 // vertex weights of each graph, nil for the finest
+	weights [][]int32 // vertex weights of each graph (nil: every vertex weighs 1)
 	maps    [][]int32
 	within  []int32 // the partition coarsen was to respect, on the coarsest graph
 }
@@ -207,15 +204,10 @@ func (h *hierarchy) refineCoarsest(part []int32, k int, softLoad int64) {
 // tightest balance (UFactor 1): a part's slack compounds down the recursion.
 func bisectCoarsest(ctx context.Context, w *transform.WeightedGraph, weight []int32, k int, opts metis.Options) ([]int32, error) {
 	opts.Method, opts.UFactor = metis.Recursive, 1
-	whole := &metis.Graph{Xadj: w.Xadj, Adjncy: w.Adjncy, Vwgt: weight, Adjwgt: w.Adjwgt}
 	if k < 2*rbGroups || w.NumVertices() < 2*k {
-		return runMETIS(ctx, whole, min(k, w.NumVertices()), opts)
+		return runMETIS(ctx, metisGraph(w, weight), min(k, w.NumVertices()), opts)
 	}
-	group, err := runMETIS(ctx, whole, rbGroups, opts)
-	if err != nil {
-		return nil, err
-	}
-	return splitGroups(ctx, w, weight, group, rbGroups, k, opts)
+	return inGroups(ctx, w, weight, rbGroups, k, opts)
 }
 
 // reclaim runs the garbage collector between the phases of a partitioning

@@ -96,7 +96,7 @@ func Polish(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *
 				continue // an earlier move changed that
 			}
 			c, b := st.best(e)
-			if b < 0 || c >= 0 || grows(st, u, a, b) || grows(st, v, a, b) {
+			if b < 0 || c >= 0 {
 				continue
 			}
 			st.relocate(e, a, b)
@@ -115,11 +115,4 @@ func Polish(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *
 		}
 	}
 	return saved, nil
-}
-
-// grows reports whether moving an edge of w from part a to part b would
-// bring w into more parts: new in b while staying in a. A saving move never
-// does (see above); the check keeps the compact lists safe regardless.
-func grows(st *capState, w, a, b int32) bool {
-	return st.count(w, b) == 0 && st.count(w, a) != 1
 }

@@ -149,7 +149,6 @@ func (r *greedyRule) place(u, v, q int32) {
 	r.loads.add(q)
 	if r.inV[q] != r.mark {
 		r.sets.add(v, q)
-		r.inV[q] = r.mark
 	}
 	r.rem[v]--
 	if u != v {

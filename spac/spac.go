@@ -43,8 +43,10 @@ var coarsenMinEdges = 1 << 20
 // back from METIS; the moves die out after a few.
 const refinePasses = 4
 
-// SPAC is the split-and-connect partitioner: transform, METIS, Omega, and
-// the cap pass.
+// SPAC is the split-and-connect partitioner: transform; METIS on the
+// transformed graph, inside a multilevel scheme of our own from
+// coarsenMinEdges edges on; Omega back to edges (the contracted form needs
+// none); the cap pass; and Polish.
 type SPAC struct{}
 
 func init() { register(SPAC{}) }
@@ -108,7 +110,7 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 		vertexPart, err = multilevel(ctx, tg, opts.K, softLoad, int32(max(2, perEdge*opts.Cap/16)), opts.Coarsen, metisOptions(opts), progress)
 	} else {
 		progress("metis")
-		vertexPart, err = partitionVertices(ctx, tg, nil, opts.K, maxLoad, metisOptions(opts))
+		vertexPart, err = partitionVertices(ctx, tg, opts.K, maxLoad, metisOptions(opts))
 	}
 	if err != nil {
 		return Partition{}, fmt.Errorf("spac: %w", err)

@@ -3,10 +3,8 @@ package spac
 import (
 	"context"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
+	"github.com/spac-gpu/spac/internal/par"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/metis"
 	"github.com/spac-gpu/spac/transform"
@@ -20,28 +18,37 @@ import (
 // hardly at all.
 var twoLevelMinParts = 256
 
-// partitionVertices partitions w, whose vertex v weighs weight[v] (nil: 1),
-// into k parts of about equal weight with METIS, in one call below
+// partitionVertices partitions w, whose vertices weigh 1, into k parts of
+// about equal weight with METIS, in one call below
 // twoLevelMinParts parts and in two stages from there on: first into about
 // sqrt(k) groups, then each group into its share of the k parts in
 // proportion to its weight, and a greedy refinement across the groups'
 // borders, which the second stage cannot move (parts stay within maxLoad).
-func partitionVertices(ctx context.Context, w *transform.WeightedGraph, weight []int32, k int, maxLoad int64, opts metis.Options) ([]int32, error) {
-	whole := &metis.Graph{Xadj: w.Xadj, Adjncy: w.Adjncy, Vwgt: weight, Adjwgt: w.Adjwgt}
+func partitionVertices(ctx context.Context, w *transform.WeightedGraph, k int, maxLoad int64, opts metis.Options) ([]int32, error) {
 	if k < twoLevelMinParts {
-		return runMETIS(ctx, whole, k, opts)
+		return runMETIS(ctx, metisGraph(w, nil), k, opts)
 	}
-	groups := int(math.Round(math.Sqrt(float64(k))))
-	group, err := runMETIS(ctx, whole, groups, opts)
+	part, err := inGroups(ctx, w, nil, int(math.Round(math.Sqrt(float64(k)))), k, opts)
 	if err != nil {
 		return nil, err
 	}
-	part, err := splitGroups(ctx, w, weight, group, groups, k, opts)
-	if err != nil {
-		return nil, err
-	}
-	transform.Refine(w, weight, part, k, maxLoad, refinePasses)
+	transform.Refine(w, nil, part, k, maxLoad, refinePasses)
 	return part, nil
+}
+
+// metisGraph is w for METIS, its vertices weighing weight (nil: 1).
+func metisGraph(w *transform.WeightedGraph, weight []int32) *metis.Graph {
+	return &metis.Graph{Xadj: w.Xadj, Adjncy: w.Adjncy, Vwgt: weight, Adjwgt: w.Adjwgt}
+}
+
+// inGroups partitions w into groups with METIS, then each group into its
+// share of the k parts (splitGroups).
+func inGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32, groups, k int, opts metis.Options) ([]int32, error) {
+	group, err := runMETIS(ctx, metisGraph(w, weight), groups, opts)
+	if err != nil {
+		return nil, err
+	}
+	return splitGroups(ctx, w, weight, group, groups, k, opts)
 }
 
 // splitGroups partitions the subgraph of w induced by each of the groups
@@ -80,7 +87,7 @@ func splitGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32
 		}
 	}
 	subParts := make([][]int32, groups)
-	err := runParallel(ctx, groups, func(g int) error {
+	err := par.DoCtx(ctx, groups, func(g int) error {
 		if subs[g] == nil {
 			return nil
 		}
@@ -105,46 +112,6 @@ func splitGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32
 		offset += int32(share[g])
 	}
 	return part, nil
-}
-
-// runParallel calls f(0), ..., f(tasks-1) on up to GOMAXPROCS goroutines
-// and returns the first error. It returns ctx.Err() as soon as ctx is done;
-// tasks already running (METIS cannot be interrupted) finish in the
-// background and no new ones start.
-func runParallel(ctx context.Context, tasks int, f func(task int) error) error {
-	var next atomic.Int32
-	var failed atomic.Bool
-	errs := make([]error, tasks)
-	var wg sync.WaitGroup
-	for range min(tasks, runtime.GOMAXPROCS(0)) {
-		wg.Go(func() {
-			for {
-				t := int(next.Add(1) - 1)
-				if t >= tasks || failed.Load() || ctx.Err() != nil {
-					return
-				}
-				if errs[t] = f(t); errs[t] != nil {
-					failed.Store(true)
-				}
-			}
-		})
-	}
-	done := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return ctx.Err()
 }
 
 // shares splits k parts among groups in proportion to their weights, at

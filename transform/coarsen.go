@@ -2,9 +2,9 @@ package transform
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 	"sync/atomic"
+
+	"github.com/spac-gpu/spac/internal/par"
 )
 
 // Level is one step of coarsening: the coarse graph, the weight of each
@@ -64,7 +64,7 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 	}
 	match := cs.match[:n]
 	count := make([]int32, chunks+1) // coarse vertices per chunk, then their offsets
-	parallel(chunks, func(c int) {
+	par.Do(chunks, func(c int) {
 		lo, hi := bound(c), bound(c+1)
 		count[c+1] = matchRange(w, weight, maxWeight, within, match, lo, hi)
 	})
@@ -78,7 +78,7 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 	// can only shrink), and finally move the rows together.
 	cmap := bigInt32s(n)
 	cweight := bigInt32s(int(nc))
-	parallel(chunks, func(c int) {
+	par.Do(chunks, func(c int) {
 		next := count[c]
 		for v := bound(c); v < bound(c+1); v++ {
 			if u := match[v]; u >= v {
@@ -101,7 +101,7 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 	// one array per worker. A worker takes chunks in increasing order and
 	// so writes at increasing positions: an entry left from an earlier row
 	// lies before the current row's start.
-	cs.pos = append(cs.pos, make([][]int32, max(0, workers(chunks)-len(cs.pos)))...)
+	cs.pos = append(cs.pos, make([][]int32, max(0, par.Workers(chunks)-len(cs.pos)))...)
 	var worker atomic.Int32
 	newPos := func() []int32 {
 		i := worker.Add(1) - 1
@@ -114,7 +114,7 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 		}
 		return pos
 	}
-	parallelWith(chunks, newPos, func(pos []int32, c int) {
+	par.DoWith(chunks, newPos, func(pos []int32, c int) {
 		at := w.Xadj[bound(c)]
 		for v := bound(c); v < bound(c+1); v++ {
 			u := match[v]
@@ -224,45 +224,4 @@ func bigInt32s(n int) []int32 {
 	s := make([]int32, n)
 	hugePages(s)
 	return s
-}
-
-// parallel runs f(0), ..., f(tasks-1) on up to GOMAXPROCS goroutines and
-// waits for them. The tasks must write disjoint memory.
-func parallel(tasks int, f func(task int)) {
-	parallelWith(tasks, func() struct{} { return struct{}{} }, func(_ struct{}, t int) { f(t) })
-}
-
-// workers is the number of goroutines parallel runs tasks on.
-func workers(tasks int) int { return min(tasks, runtime.GOMAXPROCS(0)) }
-
-// parallelWith is parallel with scratch: every worker gets scratch() once
-// and passes it to each of its tasks, which it takes in increasing order.
-func parallelWith[S any](tasks int, scratch func() S, f func(s S, task int)) {
-	n := workers(tasks)
-	if n <= 1 {
-		if tasks > 0 {
-			s := scratch()
-			for t := 0; t < tasks; t++ {
-				f(s, t)
-			}
-		}
-		return
-	}
-	var next atomic.Int32
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := scratch()
-			for {
-				t := int(next.Add(1) - 1)
-				if t >= tasks {
-					return
-				}
-				f(s, t)
-			}
-		}()
-	}
-	wg.Wait()
 }

@@ -1,5 +1,7 @@
 package transform
 
+import "github.com/spac-gpu/spac/internal/par"
+
 // Refine improves a k-way partition of w in place by greedy boundary moves,
 // the refinement METIS runs at every level of its own uncoarsening: a vertex
 // moves to the neighbouring part it is most strongly connected to when that
@@ -43,7 +45,7 @@ func Refine(w *WeightedGraph, weight []int32, part []int32, k int, maxLoad int64
 	moves := 0
 	for pass := 0; pass < passes && len(queue) > 0; pass++ {
 		chunks := min(refineChunks, len(queue))
-		parallelWith(chunks, func() *moveFinder { return newMoveFinder(k) }, func(f *moveFinder, c int) {
+		par.DoWith(chunks, func() *moveFinder { return newMoveFinder(k) }, func(f *moveFinder, c int) {
 			lo, hi := len(queue)*c/chunks, len(queue)*(c+1)/chunks
 			proposed[c], kept[c] = proposed[c][:0], kept[c][:0]
 			for _, v := range queue[lo:hi] {
@@ -142,7 +144,7 @@ func (f *moveFinder) best(w *WeightedGraph, weight, part []int32, load []int64, 
 // call), and the lists are joined in order.
 func selectVertices(n int, lists [][]int32, out []int32, keep func(v int32) bool) []int32 {
 	chunks := len(lists)
-	parallel(chunks, func(c int) {
+	par.Do(chunks, func(c int) {
 		lo, hi := int32(int64(n)*int64(c)/int64(chunks)), int32(int64(n)*int64(c+1)/int64(chunks))
 		list := lists[c][:0]
 		for v := lo; v < hi; v++ {

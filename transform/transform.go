@@ -22,6 +22,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/spac-gpu/spac/internal/par"
 	"github.com/spac-gpu/spac/matrices"
 )
 
@@ -189,7 +190,7 @@ func forEachChained(inc *matrices.Incidence, chain []int32, order Order, visit f
 		return sort.Search(n, func(v int) bool { return inc.Offsets[v] >= share })
 	}
 	closes := order == Cycle || order == Walk
-	parallel(chunks, func(c int) {
+	par.Do(chunks, func(c int) {
 		first, last := bound(c), bound(c+1)
 		for v := first; v < last; v++ {
 			lo, hi := inc.Offsets[v], inc.Offsets[v+1]
@@ -307,7 +308,7 @@ func compact(n, width int, slot []int32, weight []int32) (*WeightedGraph, error)
 	chunks := min(coarsenChunks, max(n, 1))
 	bound := func(c int) int { return int(int64(n) * int64(c) / int64(chunks)) }
 	// Until the move, w.Xadj[v+1] is where v's row ends in slot.
-	parallel(chunks, func(c int) {
+	par.Do(chunks, func(c int) {
 		at := int32(bound(c) * width)
 		for v := bound(c); v < bound(c+1); v++ {
 			base := v * width

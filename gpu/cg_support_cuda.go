@@ -37,7 +37,8 @@ import (
 // is valid until Close.
 func (s *SpMV) VectorArgs() (x, y uint64) { return ptrArg(s.x), ptrArg(s.y) }
 
-// Run enqueues y = A x with op on the default stream and returns without
+// Run enqueues y = A x with op on the device's launch stream (the default
+// stream, or Capture's) and returns without
 // waiting (unlike Product, which also fills y with NaN first and waits).
 func (s *SpMV) Run(op *Op) error {
 	unbind, err := s.d.bind()
@@ -183,14 +184,22 @@ func (ps *PendingSchedule) Ready() (bool, error) {
 		return false, err
 	}
 	defer unbind()
-	switch err := ps.done.Query(); {
+	done, err := queried(ps.done.Query())
+	if err != nil {
+		return false, fmt.Errorf("gpu: schedule upload: %w", err)
+	}
+	return done, nil
+}
+
+// queried reads a Query's result: the work is done, not yet, or failed.
+func queried(err error) (bool, error) {
+	switch {
 	case err == nil:
 		return true, nil
 	case errors.Is(err, cu.NotReady):
 		return false, nil
-	default:
-		return false, fmt.Errorf("gpu: schedule upload: %w", err)
 	}
+	return false, err
 }
 
 // Adopt waits for the copies (Ready says whether that blocks), makes the
@@ -241,8 +250,8 @@ func (ps *PendingSchedule) releaseStream() {
 
 // ReadBack copies the start of b into s once the work queued on the
 // default stream is done; unlike Download it does not wait for the other
-// streams, so a solver can read its scalars every iteration while
-// UploadAsync's copies go on.
+// streams, so a solver can read its scalars while UploadAsync's copies go
+// on.
 func ReadBack[T any](b *Buffer, s []T, what string) error {
 	unbind, err := b.d.bind()
 	if err != nil {
@@ -356,7 +365,7 @@ func (m *Mapped) Close() {
 		return
 	}
 	if unbind, err := m.d.bind(); err == nil {
-		cu.Synchronize()
+		_ = m.d.sync("freeing mapped memory") // no post may land after the free; Close reports no error
 		cu.MemFreeHost(m.host)
 		m.host = nil
 		unbind()
@@ -371,12 +380,5 @@ func (d *Device) streamIdle() (bool, error) {
 		return false, err
 	}
 	defer unbind()
-	switch err := (cu.Stream{}).Query(); {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, cu.NotReady):
-		return false, nil
-	default:
-		return false, err
-	}
+	return queried((cu.Stream{}).Query())
 }

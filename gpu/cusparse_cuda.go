@@ -55,14 +55,13 @@ func valueType(p Precision) C.int {
 // cusparseOp is one cuSPARSE SpMV configuration: its own matrix descriptor
 // (preprocessing is tied to one), dense vectors, algorithm and buffer.
 type cusparseOp struct {
-	sp     *SpMV
-	handle C.uintptr_t
-	mat    C.uintptr_t
-	x, y   C.uintptr_t
-	vt     C.int
-	alg    C.int
-	buf    buffer
-	name   string
+	sp   *SpMV // its csHandle runs the op
+	mat  C.uintptr_t
+	x, y C.uintptr_t
+	vt   C.int
+	alg  C.int
+	buf  buffer
+	name string
 }
 
 func (s *SpMV) newCuSPARSEOp(k Kernel) (*cusparseOp, error) {
@@ -80,7 +79,7 @@ func (s *SpMV) newCuSPARSEOp(k Kernel) (*cusparseOp, error) {
 		s.csHandle = h
 	}
 	m := s.m
-	op := &cusparseOp{sp: s, handle: s.csHandle, vt: valueType(s.p), name: string(k)}
+	op := &cusparseOp{sp: s, vt: valueType(s.p), name: string(k)}
 	var rc C.int
 	switch k {
 	case CuSPARSECSR:
@@ -110,7 +109,7 @@ func (s *SpMV) newCuSPARSEOp(k Kernel) (*cusparseOp, error) {
 		return nil, csError("creating the y descriptor", rc)
 	}
 	var size C.size_t
-	if rc := C.spac_cusparse_buffer_size(op.handle, op.mat, op.x, op.y, op.vt, op.alg, &size); rc != 0 {
+	if rc := C.spac_cusparse_buffer_size(op.sp.csHandle, op.mat, op.x, op.y, op.vt, op.alg, &size); rc != 0 {
 		op.close()
 		return nil, csError("cusparseSpMV_bufferSize for "+string(k), rc)
 	}
@@ -122,7 +121,7 @@ func (s *SpMV) newCuSPARSEOp(k Kernel) (*cusparseOp, error) {
 	op.buf = buf
 	// From CUDA 12.4 on, preprocessing once speeds up every later call; it
 	// is the library's best, so the comparison gets it.
-	if rc := C.spac_cusparse_preprocess(op.handle, op.mat, op.x, op.y, op.vt, op.alg, C.uintptr_t(op.buf.ptr)); rc > 0 {
+	if rc := C.spac_cusparse_preprocess(op.sp.csHandle, op.mat, op.x, op.y, op.vt, op.alg, C.uintptr_t(op.buf.ptr)); rc > 0 {
 		op.close()
 		return nil, csError("cusparseSpMV_preprocess for "+string(k), rc)
 	}
@@ -133,12 +132,12 @@ func (op *cusparseOp) run() error {
 	// The handle queues on the stream it was last given: the device's
 	// launch stream, which a capture (Device.Capture) changes.
 	if st := op.sp.d.stream; st != op.sp.csStream {
-		if rc := C.spac_cusparse_set_stream(op.handle, C.uintptr_t(uintptr(unsafe.Pointer(st.C())))); rc != 0 {
+		if rc := C.spac_cusparse_set_stream(op.sp.csHandle, C.uintptr_t(uintptr(unsafe.Pointer(st.C())))); rc != 0 {
 			return csError("cusparseSetStream", rc)
 		}
 		op.sp.csStream = st
 	}
-	if rc := C.spac_cusparse_spmv(op.handle, op.mat, op.x, op.y, op.vt, op.alg, C.uintptr_t(op.buf.ptr)); rc != 0 {
+	if rc := C.spac_cusparse_spmv(op.sp.csHandle, op.mat, op.x, op.y, op.vt, op.alg, C.uintptr_t(op.buf.ptr)); rc != 0 {
 		return csError("cusparseSpMV ("+op.name+")", rc)
 	}
 	return nil

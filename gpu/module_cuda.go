@@ -57,10 +57,7 @@ func (d *Device) loadModule(m PTXModule) (*Module, error) {
 func (m *Module) Source() string { return m.source }
 
 // Launch is a kernel launch with its arguments, ready to be run many times.
-type Launch struct {
-	d *Device
-	l *launch
-}
+type Launch struct{ l *launch }
 
 // Launch prepares a launch of kernel name with grid blocks of block threads
 // and shared bytes of dynamic shared memory. Arguments are 8-byte slots
@@ -88,13 +85,14 @@ func (m *Module) prepare(fn cu.Function, name string, grid, block, shared, maxSh
 	if err != nil {
 		return nil, err
 	}
-	return &Launch{d: m.d, l: l}, nil
+	return &Launch{l: l}, nil
 }
 
-// Run enqueues the launch on the default stream; errors of the kernel
-// itself show at the next synchronization.
+// Run enqueues the launch on the device's launch stream (the default
+// stream, or Capture's); errors of the kernel itself show at the next
+// synchronization.
 func (l *Launch) Run() error {
-	unbind, err := l.d.bind()
+	unbind, err := l.l.d.bind()
 	if err != nil {
 		return err
 	}

@@ -164,11 +164,10 @@ func TestAdaptPaths(t *testing.T) {
 			case e.depth > 1 && (res.SwitchIter <= ready || res.SwitchIter > ready+e.depth):
 				t.Errorf("switch at %d, want after the poll that found the schedule (%d) by at most %d; segments %+v", res.SwitchIter, ready, e.depth, res.Segments)
 			}
-			lo = res.SwitchIter
 			if res.Background.State != "ready" {
 				t.Errorf("background %s (%s), want ready", res.Background.State, res.Background.Err)
 			}
-			for k := 1; k < lo; k++ {
+			for k := 1; k < res.SwitchIter; k++ {
 				if got := res.KernelAt(k); got != "cpu-csr" {
 					t.Errorf("iteration %d ran %s before the schedule was there", k, got)
 				}

@@ -69,7 +69,7 @@ type Engine interface {
 
 // stopPQ is the stop rule on p.Ap, before the update: a breakdown when it
 // is not positive or not finite (the matrix is not SPD). kernels/cg.cu's
-// cg_final_pq applies the same rule on the GPU.
+// dot_pq applies the same rule on the GPU.
 func stopPQ(pq float64) Stop {
 	if !(pq > 0) || math.IsInf(pq, 0) {
 		return Breakdown
@@ -78,8 +78,8 @@ func stopPQ(pq float64) Stop {
 }
 
 // stopRR is the stop rule on the updated r.r: not finite (an overflow in
-// the precision), or converged. kernels/cg.cu's cg_final_rr applies the
-// same rule, in the same arithmetic, on the GPU.
+// the precision), or converged. kernels/cg.cu's set_rr applies the same
+// rule, in the same arithmetic, on the GPU.
 func stopRR(rr, bnorm, tol float64) Stop {
 	switch {
 	case math.IsNaN(rr) || math.IsInf(rr, 0):

@@ -16,9 +16,10 @@ type CPUEngine struct {
 	m          *gpu.Matrix
 	f32        *cpuVectors[float32]
 	f64        *cpuVectors[float64]
-	bnorm, tol float64     // Init's stop rule
-	stop       Stop        // why an iteration stopped the solve ("" while it goes on)
-	done       *StepResult // the iteration Start ran, until Finish
+	bnorm, tol float64    // Init's stop rule
+	stop       Stop       // why an iteration stopped the solve ("" while it goes on)
+	done       StepResult // the iteration Start ran, until Finish
+	pending    bool       // done holds an iteration not yet finished
 }
 
 // cpuVectors holds the iteration's state in precision T.
@@ -76,7 +77,7 @@ func (e *CPUEngine) Init(b []float64, bnorm, tol float64) (float64, error) {
 	if len(b) != e.m.NRows {
 		return 0, fmt.Errorf("cg: b has %d entries, the matrix %d rows", len(b), e.m.NRows)
 	}
-	e.bnorm, e.tol, e.stop, e.done = bnorm, tol, "", nil
+	e.bnorm, e.tol, e.stop, e.pending = bnorm, tol, "", false
 	if e.f32 != nil {
 		return cpuInit(e.f32, b), nil
 	}
@@ -93,7 +94,7 @@ func cpuInit[T float32 | float64](v *cpuVectors[T], b []float64) float64 {
 
 // Start runs the iteration at once (Depth is 1); Finish returns its result.
 func (e *CPUEngine) Start(op Op, timed bool) error {
-	if e.done != nil {
+	if e.pending {
 		return errors.New("cg: Start before the last iteration's Finish")
 	}
 	var st StepResult
@@ -106,17 +107,16 @@ func (e *CPUEngine) Start(op Op, timed bool) error {
 	if err != nil {
 		return err
 	}
-	e.done = &st
+	e.done, e.pending = st, true
 	return nil
 }
 
 func (e *CPUEngine) Finish() (StepResult, error) {
-	if e.done == nil {
+	if !e.pending {
 		return StepResult{}, errors.New("cg: Finish without a Start")
 	}
-	st := *e.done
-	e.done = nil
-	return st, nil
+	e.pending = false
+	return e.done, nil
 }
 
 // Depth is 1: the CPU runs an iteration as it is queued.

@@ -38,15 +38,15 @@
 // and three launches (the dot products end in their last block, not in
 // launches of their own). On the GPU machine a launch costs the host about
 // 4 us, more than a small matrix's vector kernels take, so the engine
-// launches a solve's first iterations one by one (three queued at most)
+// launches a solve's first iterations one by one (three launched at most)
 // and, once the solve has run 128 k of them, k at a time as a captured
 // CUDA graph (k = 4, 8, 16; gpu.Device.Capture): the host makes one launch
 // per k iterations, the device runs them back to back, and a partitioner
 // running beside the solve has little left to slow (docs/cg-h100: 14 us
 // per iteration on bcsstk13, down from 21 launched one by one). The answer
-// is the one-at-a-time solve's bit for bit; the iterations queued after
+// is the one-at-a-time solve's bit for bit; the iterations launched after
 // the stop run empty and cost a product each, at most 2 k, under 1/64 of
-// the iterations run.
+// the iterations run (those started and not launched are dropped).
 //
 // A matrix that is not SPD shows as p.Ap <= 0 (a breakdown): the update is
 // skipped, x keeps the last good iterate, and the result says why it

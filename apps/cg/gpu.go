@@ -76,8 +76,8 @@ type GPUEngine struct {
 	words      *gpu.Buffer // W of cg.cu
 	partials   *gpu.Buffer
 	timer      *gpu.Interval
-	mail       *gpu.Mapped // cg.cu's mail: S after each iteration, pipelineDepth slots
-	posts      uint64      // iterations queued since NewGPUEngine: the number of the last post
+	mail       *gpu.Mapped // cg.cu's mail: S after each iteration, maxDepth slots
+	posts      uint64      // iterations launched since NewGPUEngine: the number of the last post
 	mod        *gpu.Module
 	grid       int
 
@@ -173,7 +173,7 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 	}
 	N, P, W := gpu.Int(n), gpu.Ptr(e.partials), gpu.Ptr(e.words)
 	e.dotPQ = launch("cg_dot_pq"+suffix, e.grid, N, S, pv, qv, P, W)
-	e.dotRR = launch("cg_dot_partial"+suffix, e.grid, N, S, gpu.Ptr(e.r), gpu.Ptr(e.r), P)
+	e.dotRR = launch("cg_dot_partial"+suffix, e.grid, N, gpu.Ptr(e.r), gpu.Ptr(e.r), P)
 	e.finalRR = launch("cg_final_rr", 1, gpu.Int(e.grid), P, S, gpu.Int(0))
 	for s := range 2 {
 		e.update[s] = launch("cg_update"+suffix, e.grid, N, S, gpu.Int(s), gpu.Ptr(e.x), gpu.Ptr(e.r), pv, qv, P, W, e.mail.Arg(), gpu.Int(maxDepth))
@@ -384,16 +384,6 @@ func (e *GPUEngine) graph(op Op, k, parity int) *gpu.Graph {
 	return g
 }
 
-// GraphStats reports the graphs launched since NewGPUEngine and the ops
-// that could not be captured (they ran launch by launch).
-func (e *GPUEngine) GraphStats() (launches int, failed map[string]error) {
-	failed = map[string]error{}
-	for op, err := range e.noGraph {
-		failed[op.Name()] = err
-	}
-	return e.graphLaunches, failed
-}
-
 // dropGraphs frees op's graphs (its schedule is about to be freed).
 func (e *GPUEngine) dropGraphs(op Op) {
 	for key, g := range e.graphs {
@@ -524,7 +514,7 @@ func (p *gpuPending) Op() (Op, error) {
 	}
 	p.ds = ds
 	k := p.e.spacKernel
-	if k.StagesX() && !ds.Arrays().XStaged {
+	if !ds.Arrays().XStaged {
 		k = k.ReadOnlyVariant()
 	}
 	op, err := p.e.sp.Op(k, 0, ds)

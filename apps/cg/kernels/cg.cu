@@ -49,7 +49,8 @@
 #define SEQ 7   // the slot's post number
 
 // stopped is uniform over a launch: a block that returns returns whole, and
-// no kernel that reads S[STATE] writes it.
+// a kernel writes S[STATE] only from its last-arriving block, after every
+// block has read it.
 __device__ __forceinline__ bool stopped(const double* S) { return S[STATE] != 0.0; }
 
 // Sum of a double over the block (THREADS threads), valid in thread 0.
@@ -69,11 +70,12 @@ __device__ __forceinline__ double block_sum(double s) {
     return s;
 }
 
-// partials[block] = the block's share of a.b (grid-stride over n).
+// partials[block] = the block's share of a.b (grid-stride over n). Its
+// callers run it only while the solve goes on: dot_pq checks the state,
+// and Init's r.r comes right after the host has reset it.
 template <typename T>
-__device__ __forceinline__ void dot_partial(int n, const double* __restrict__ S, const T* __restrict__ a,
-                                            const T* __restrict__ b, double* __restrict__ partials) {
-    if (stopped(S)) return;
+__device__ __forceinline__ void dot_partial(int n, const T* __restrict__ a, const T* __restrict__ b,
+                                            double* __restrict__ partials) {
     double s = 0;
     for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS)
         s = fma(double(a[i]), double(b[i]), s);
@@ -146,7 +148,7 @@ template <typename T>
 __device__ __forceinline__ void dot_pq(int n, double* S, const T* __restrict__ p, const T* __restrict__ q,
                                        double* partials, unsigned long long* W) {
     if (stopped(S)) return;
-    dot_partial<T>(n, S, p, q, partials);
+    dot_partial<T>(n, p, q, partials);
     if (!last_arrival(&W[ARRIVED_PQ])) return;
     const double pq = final_sum(gridDim.x, partials);
     if (threadIdx.x == 0) {
@@ -195,18 +197,18 @@ __device__ __forceinline__ void xpay(int n, const double* __restrict__ S, int rr
     for (int i = blockIdx.x * THREADS + threadIdx.x; i < n; i += gridDim.x * THREADS) p[i] = fma(beta, p[i], r[i]);
 }
 
-// S[slot] = r.r from its partial sums, with its stop rule (Init's r.r).
+// S[slot] = r.r from its partial sums, with its stop rule (Init's r.r, on
+// the state the host has just reset).
 extern "C" __global__ void __launch_bounds__(THREADS) cg_final_rr(int nparts, const double* __restrict__ partials,
                                                                   double* __restrict__ S, int slot) {
-    if (stopped(S)) return;
     const double rr = final_sum(nparts, partials);
     if (threadIdx.x == 0) set_rr(S, slot, rr);
 }
 
 #define CG_ENTRIES(T, SUFFIX)                                                                                      \
     extern "C" __global__ void __launch_bounds__(THREADS)                                                          \
-        cg_dot_partial_##SUFFIX(int n, const double* S, const T* a, const T* b, double* partials) {               \
-        dot_partial<T>(n, S, a, b, partials);                                                                      \
+        cg_dot_partial_##SUFFIX(int n, const T* a, const T* b, double* partials) {                                 \
+        dot_partial<T>(n, a, b, partials);                                                                         \
     }                                                                                                              \
     extern "C" __global__ void __launch_bounds__(THREADS) cg_init_##SUFFIX(int n, const T* b, T* x, T* r, T* p) { \
         init<T>(n, b, x, r, p);                                                                                    \

@@ -120,8 +120,12 @@ func (s *Schedule) refreshValues(coo *matrices.COO) {
 	}
 }
 
-// Store saves s under the key of its fingerprint and options, atomically.
+// Store saves s under the key of its fingerprint and options, atomically;
+// a nil Cache (no cache) stores nothing.
 func (c *Cache) Store(s *Schedule) error {
+	if c == nil {
+		return nil
+	}
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return fmt.Errorf("schedule cache: %w", err)
 	}

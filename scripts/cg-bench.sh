@@ -69,14 +69,14 @@ run() {
 if ! $report_only; then
   : >"$csv"
   : >"$log"
+  # split_runs ITEM sets item (ITEM less its #runs) and n (those runs, else RUNS).
+  split_runs() { item=$1 n=$runs; case $item in *'#'*) n=${item##*#} item=${item%#*} ;; esac; }
   for item in $inputs; do
-    n=$runs
-    case $item in *'#'*) n=${item##*#} item=${item%#*} ;; esac
+    split_runs "$item"
     run "${item%:*}" "${item##*:}" cg --runs "$n"
   done
   for item in $held; do
-    n=$runs
-    case $item in *'#'*) n=${item##*#} item=${item%#*} ;; esac
+    split_runs "$item"
     run "${item%:*}" 0 "cg-held${item##*:}" --max-iters "${item##*:}" --runs "$n"
   done
   for item in $repeats; do

@@ -149,7 +149,7 @@ queued without waiting for each other.`,
 	}
 	fl.IntVar(&f.probe, "probe", cg.DefaultProbe, "scored iterations a kernel runs (after one unscored) before SPAC-adapt compares its product time with the others'")
 	fl.IntVar(&f.repeat, "repeat", 0, "run this many products y = A x instead of solving")
-	fl.IntVar(&f.runs, "runs", 1, "solve (or --repeat) this many times in this process and report the run with the median total (min and max beside it); with more than one the schedule cache is off, so that every run partitions afresh")
+	fl.IntVar(&f.runs, "runs", 1, "solve (or --repeat) this many times in this process and report the run with the median total (min and max beside it); with more than one the schedule cache is off, so that SPAC-adapt partitions afresh in every run (the spac mode partitions once, before the first)")
 	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the schedule cache")
 	fl.BoolVar(&f.history, "history", false, "table: print the residual after every iteration")
 	fl.Float64Var(&f.genScale, "gen-scale", 1, "gen: inputs: factor on the number of rows of a preset (as 'spac gen --scale')")
@@ -190,8 +190,8 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 		return nil, usagef("--runs %d: want 1 or more", f.runs)
 	}
 	if f.runs > 1 {
-		// Every run partitions afresh: a later run would find the first
-		// one's schedule in the cache.
+		// SPAC-adapt partitions afresh in every run: a later run would find
+		// the first one's schedule in the cache.
 		f.noCache = true
 	}
 	if !(f.tol >= 0) || f.maxIters < 0 || f.repeat < 0 || f.probe < 1 {
@@ -281,11 +281,10 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 		return err
 	}
 	progress := progressTo(f.in.quiet)
-	coo, err := loadSpMVMatrix(path, &f.in, f.pf.seed, f.genScale)
+	coo, used, err := loadSpMVMatrix(path, &f.in, f.pf.seed, f.genScale)
 	if err != nil {
 		return err
 	}
-	used := coo.Expanded()
 	if f.scheduleTo != "" {
 		// SPAC-adapt's child process (--background process): the schedule
 		// alone, through the cache as in the parent.
@@ -632,7 +631,7 @@ func prepareNow(eng cg.Engine, s *schedule.Schedule) (cg.Op, error) {
 func cgScheduleSource(f *cgFlags, st *cgSetup, m, used *matrices.COO, progress io.Writer) (src func(context.Context) (*schedule.Schedule, string, error), load func() (*schedule.Schedule, bool)) {
 	sopts := st.sopts
 	pf := f.pf
-	pf.blockSize, pf.parts = f.blockSize, 0
+	pf.blockSize = f.blockSize
 	sopts.Params = scheduleParams("spac", &f.in, &pf, matrices.ModelSpMV)
 	cache := openScheduleCache(f.noCache, progress)
 	load = func() (*schedule.Schedule, bool) { return cache.Load(used, sopts) }

@@ -34,7 +34,7 @@ func (f *partFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.formulation, "formulation", "contracted", "SPAC: graph METIS sees: contracted (one vertex per edge) or split (the paper's 2m clones); same optimum")
 	fl.StringVar(&f.order, "order", "walk", "SPAC: order of each vertex's clones: walk (around the vertex through its neighbours' adjacency, closed into a cycle; measured best), cycle (by edge index, closed), index (the paper's path) or neighbour (by the other endpoint)")
 	fl.Int32Var(&f.dominant, "dominant-weight", spac.DefaultDominantWeight, "SPAC, split formulation: weight of dominant edges")
-	fl.IntVar(&f.coarsen, "coarsen", spac.DefaultCoarsen, "SPAC: levels of heavy-edge matching done in Go before METIS; each roughly halves METIS's graph (faster, slightly more copies)")
+	fl.IntVar(&f.coarsen, "coarsen", spac.DefaultCoarsen, "SPAC, from 1M tasks: at most this many levels of heavy-edge matching in Go before METIS (it stops at about 64 tasks per part; refined on the way back; 0: METIS sees the whole graph)")
 	fl.IntVar(&f.polish, "polish", spac.DefaultPolish, "SPAC: passes that move single edges to parts holding both endpoints, after the cap pass (0: none); each move saves a copy")
 	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%) before the cap pass makes every part fit")
 }

@@ -244,9 +244,6 @@ func openScheduleCache(noCache bool, warn io.Writer) *schedule.Cache {
 
 // storeSchedule keeps s in the cache, if there is one; a failure only warns.
 func storeSchedule(cache *schedule.Cache, s *schedule.Schedule, warn io.Writer) {
-	if cache == nil {
-		return
-	}
 	if err := cache.Store(s); err != nil {
 		fmt.Fprintf(warn, "spac: warning: the schedule was not cached: %v\n", err)
 	}

@@ -210,7 +210,6 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 	if err != nil {
 		return err
 	}
-	f.in.model = "spmv"
 	progress := progressTo(f.in.quiet)
 	var results []*apps.Result
 	var gpuErr error
@@ -267,11 +266,10 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 // spmvOne loads one input, builds its schedules on demand and measures it.
 func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, progress io.Writer) (*apps.Result, error) {
 	start := time.Now()
-	m, err := loadSpMVMatrix(path, &f.in, f.pf.seed, f.genScale)
+	m, used, err := loadSpMVMatrix(path, &f.in, f.pf.seed, f.genScale)
 	if err != nil {
 		return nil, err
 	}
-	used := m.Expanded()
 	fmt.Fprintf(progress, "%s: %d x %d, %d entries to multiply (read in %.1f s)\n", m.Name, m.NRows, m.NCols, used.NNZ(), time.Since(start).Seconds())
 
 	var data *input // the locality graph, built the first time a partition is needed
@@ -280,7 +278,7 @@ func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, prog
 		sopts := st.sopts
 		sopts.BlockSize = b
 		pf := f.pf
-		pf.blockSize, pf.parts = b, 0
+		pf.blockSize = b
 		sopts.Params = scheduleParams(method, &f.in, &pf, matrices.ModelSpMV)
 		if s, ok := cache.Load(used, sopts); ok {
 			fmt.Fprintf(progress, "  schedule %s, B=%d from the cache\n", method, b)
@@ -308,32 +306,29 @@ func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, prog
 	return apps.RunSpMV(ctx, cfg)
 }
 
-// loadSpMVMatrix reads a file or generates gen:SPEC[@SCALE].
-func loadSpMVMatrix(path string, in *inputFlags, seed int64, genScale float64) (*matrices.COO, error) {
+// loadSpMVMatrix reads a file or generates gen:SPEC[@SCALE]: the matrix,
+// and the entries to multiply (expanded: --as-stored is refused).
+func loadSpMVMatrix(path string, in *inputFlags, seed int64, genScale float64) (m, used *matrices.COO, err error) {
 	if spec, ok := strings.CutPrefix(path, "gen:"); ok {
 		scale := genScale
 		if name, s, ok := strings.Cut(spec, "@"); ok {
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil || v <= 0 {
-				return nil, usagef("%s: the scale after @ must be a positive number", path)
+				return nil, nil, usagef("%s: the scale after @ must be a positive number", path)
 			}
 			spec, scale = name, v
 		}
 		m, err := generate(spec, scale, seed)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		m.Name = "gen:" + spec
 		if scale != 1 {
 			m.Name += "@" + strconv.FormatFloat(scale, 'g', -1, 64)
 		}
-		return m, nil
+		return m, m.Expanded(), nil
 	}
-	opt, err := in.readOptions()
-	if err != nil {
-		return nil, err
-	}
-	return matrices.Open(path, opt)
+	return in.read(path)
 }
 
 // inputLabel names an input of loadSpMVMatrix in tables: a generated

@@ -27,19 +27,24 @@
 //
 // # Signals
 //
-// For the length of every call, METIS 5.1 replaces the process's SIGABRT and
-// SIGTERM handlers (with signal()) so that its internal errors can longjmp back
-// to the entry point, and on return it reinstalls the previous handlers with
-// signal() again, which drops the SA_ONSTACK and SA_SIGINFO flags the Go
-// runtime needs and adds SA_RESETHAND: left alone, a program using os/signal
-// would be killed by its second SIGTERM after a METIS call. This package saves
-// the handlers with sigaction() when the first of any concurrent calls starts
-// and restores them exactly when the last one returns, so Go's signal
-// handling works after the calls. A SIGTERM or SIGABRT that arrives while
-// METIS is running is still caught by METIS's handler: on a thread running
-// METIS it makes that call fail with [ErrMETIS] ([ErrMemory] for SIGABRT)
-// and the signal is not seen by Go; on another thread its behaviour is
-// undefined.
+// METIS 5.1 catches its own internal errors with signals: at the start of
+// every call it installs a process-wide handler for SIGABRT and SIGTERM
+// (GKlib's SIGMEM and SIGERR) with signal(), raises one of them on an
+// error, and its handler longjmps back to the entry point of the call. In a
+// Go program that handler replaces Go's for the length of the call, so a
+// SIGTERM sent to the process then runs METIS's handler on whatever thread
+// the kernel picks; on a thread that is not inside METIS there is nothing
+// to jump to and the process dies in longjmp.
+//
+// This package therefore defines signal() (glibc's __sysv_signal, which
+// METIS calls) and raise() for the whole process. On a thread inside a
+// METIS call, signal() for SIGABRT or SIGTERM installs nothing, and raise()
+// of either jumps straight back to that call's entry point (GKlib's
+// gk_sigthrow), so METIS's internal errors still end the call with
+// [ErrMETIS] or [ErrMemory]. Everywhere else both are the C library's.
+// Go's handlers stay installed throughout: a SIGTERM or SIGINT that arrives
+// while METIS runs is delivered to Go like any other, and METIS calls in
+// flight run to completion (see Cancellation).
 //
 // # Cancellation
 //
@@ -68,8 +73,10 @@ package metis
 
 /*
 #cgo LDFLAGS: -lmetis
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <metis.h>
-#include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -116,27 +123,41 @@ int rand(void) {
 	return spac_rand_next();
 }
 
-// spac_metis_part calls METIS_PartGraphKway (recursive == 0) or
-// METIS_PartGraphRecursive. METIS replaces the SIGABRT and SIGTERM handlers
-// for the length of a call and restores them with signal(), losing the
-// flags Go's handlers need; with calls overlapping, one call may even
-// "restore" another's handler. So the first call to start saves the
-// handlers and the last to return reinstalls them exactly.
-static pthread_mutex_t spac_sig_mu = PTHREAD_MUTEX_INITIALIZER;
-static int spac_sig_active, spac_sig_okabrt, spac_sig_okterm;
-static struct sigaction spac_sig_abrt, spac_sig_term;
+// spac_in_metis is set on a thread for the length of its METIS call.
+static __thread int spac_in_metis;
 
+// gk_sigthrow is GKlib's handler (exported by libmetis): it longjmps to the
+// entry point of the calling thread's current METIS call.
+extern void gk_sigthrow(int sig);
+
+static int spac_metis_signal(int sig) { return sig == SIGABRT || sig == SIGTERM; }
+
+// __sysv_signal is what signal() compiles to in METIS. Inside a METIS call
+// it leaves the process's SIGABRT and SIGTERM handlers alone (they are Go's).
+__sighandler_t __sysv_signal(int sig, __sighandler_t handler) {
+	if (spac_in_metis && spac_metis_signal(sig)) return SIG_DFL;
+	static __sighandler_t (*next)(int, __sighandler_t);
+	if (!next) next = (__sighandler_t (*)(int, __sighandler_t))dlsym(RTLD_NEXT, "__sysv_signal");
+	return next(sig, handler);
+}
+
+// raise, inside a METIS call, delivers METIS's own error signals to METIS's
+// handler on this thread only, as a caught signal would.
+int raise(int sig) {
+	if (spac_in_metis && spac_metis_signal(sig)) gk_sigthrow(sig);
+	static int (*next)(int);
+	if (!next) next = (int (*)(int))dlsym(RTLD_NEXT, "raise");
+	return next(sig);
+}
+
+// spac_metis_part calls METIS_PartGraphKway (recursive == 0) or
+// METIS_PartGraphRecursive.
 static int spac_metis_part(int recursive, idx_t nvtxs, idx_t *xadj, idx_t *adjncy,
 		idx_t *vwgt, idx_t *adjwgt, idx_t nparts, idx_t *options,
 		idx_t *objval, idx_t *part) {
-	pthread_mutex_lock(&spac_sig_mu);
-	if (spac_sig_active++ == 0) {
-		spac_sig_okabrt = sigaction(SIGABRT, NULL, &spac_sig_abrt) == 0;
-		spac_sig_okterm = sigaction(SIGTERM, NULL, &spac_sig_term) == 0;
-	}
-	pthread_mutex_unlock(&spac_sig_mu);
 	idx_t ncon = 1;
 	int rc;
+	spac_in_metis = 1;
 	if (recursive) {
 		rc = METIS_PartGraphRecursive(&nvtxs, &ncon, xadj, adjncy, vwgt, NULL, adjwgt,
 			&nparts, NULL, NULL, options, objval, part);
@@ -144,13 +165,26 @@ static int spac_metis_part(int recursive, idx_t nvtxs, idx_t *xadj, idx_t *adjnc
 		rc = METIS_PartGraphKway(&nvtxs, &ncon, xadj, adjncy, vwgt, NULL, adjwgt,
 			&nparts, NULL, NULL, options, objval, part);
 	}
-	pthread_mutex_lock(&spac_sig_mu);
-	if (--spac_sig_active == 0) {
-		if (spac_sig_okabrt) sigaction(SIGABRT, &spac_sig_abrt, NULL);
-		if (spac_sig_okterm) sigaction(SIGTERM, &spac_sig_term, NULL);
-	}
-	pthread_mutex_unlock(&spac_sig_mu);
+	spac_in_metis = 0;
 	return rc;
+}
+
+// spac_raise_in_metis raises sig on this thread as METIS's error path
+// does, inside a trap as METIS sets one, and returns the signal number the
+// trap caught (0: raise returned instead). For the tests.
+extern int gk_sigtrap(void);
+extern int gk_siguntrap(void);
+extern __thread int gk_cur_jbufs;
+extern __thread jmp_buf gk_jbufs[];
+
+static int spac_raise_in_metis(int sig) {
+	int caught;
+	spac_in_metis = 1;
+	gk_sigtrap();
+	if ((caught = setjmp(gk_jbufs[gk_cur_jbufs])) == 0) raise(sig);
+	gk_siguntrap();
+	spac_in_metis = 0;
+	return caught;
 }
 */
 import "C"
@@ -686,4 +720,12 @@ func PartGraph(g *Graph, nparts int, opts Options) (part []int32, objval int64, 
 		return nil, 0, fmt.Errorf("metis: %s on %d vertices into %d parts: %w", name, n, nparts, e)
 	}
 	return part, int64(obj), nil
+}
+
+// raiseInMETIS raises sig on the calling thread as METIS's error path does
+// and returns the signal METIS's trap caught (0 if raise returned).
+func raiseInMETIS(sig int) int {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	return int(C.spac_raise_in_metis(C.int(sig)))
 }

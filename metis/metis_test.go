@@ -549,9 +549,7 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// METIS replaces SIGTERM's handler during a call and reinstalls it with the
-// wrong flags (SA_RESETHAND among them); after PartGraph, Go must still get
-// every SIGTERM.
+// Go must get every SIGTERM after METIS calls, sequential or overlapping.
 func TestSignalsAfterCall(t *testing.T) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGTERM)
@@ -580,6 +578,68 @@ func TestSignalsAfterCall(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("SIGTERM %d not delivered", i)
 		}
+	}
+}
+
+// SIGTERMs sent to the process while METIS calls run on several threads
+// reach Go's handler; none crashes the process or fails a call.
+func TestSignalsDuringCalls(t *testing.T) {
+	ch := make(chan os.Signal, 64)
+	signal.Notify(ch, syscall.SIGTERM)
+	defer signal.Stop(ch)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Go(func() {
+			for j := 0; ; j++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if _, _, err := PartGraph(grid(60+i, 60), 16+j%8, Options{Method: Method(j % 2)}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	sent, got := 0, 0
+	deadline := time.After(10 * time.Second)
+	for sent < 200 {
+		if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		sent++
+		select {
+		case <-ch:
+			got++
+		case <-deadline:
+			t.Fatalf("SIGTERM %d not delivered", sent)
+		}
+	}
+	close(done)
+	wg.Wait()
+	if got != sent {
+		t.Errorf("Go saw %d of %d SIGTERMs", got, sent)
+	}
+}
+
+// METIS's internal errors raise SIGTERM or SIGABRT; inside a call they must
+// unwind that call on its own thread and never reach Go's handlers.
+func TestErrorSignalStaysInMETIS(t *testing.T) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGABRT)
+	defer signal.Stop(ch)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGABRT} {
+		if caught := raiseInMETIS(int(sig)); caught != int(sig) {
+			t.Errorf("raise(%v) inside METIS: trap caught %d, want %d", sig, caught, int(sig))
+		}
+	}
+	select {
+	case s := <-ch:
+		t.Errorf("Go's handler saw %v raised inside METIS", s)
+	case <-time.After(200 * time.Millisecond):
 	}
 }
 

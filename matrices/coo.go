@@ -67,6 +67,11 @@ type COO struct {
 	Field        Field
 	Symmetry     Symmetry
 	Format       Format // the file format it was read from; FormatAuto if generated
+	// Duplicates counts the entries a reader found at a position an
+	// earlier entry already holds: kept in a Matrix Market matrix (they
+	// add up, the format's convention), dropped from an edge list (a
+	// repeated edge is one edge). Zero for generated matrices.
+	Duplicates int
 }
 
 // NNZ is the number of stored entries.
@@ -108,7 +113,7 @@ func (m *COO) Expanded() *COO {
 		}
 	}
 	n := m.NNZ() + off
-	out := &COO{Name: m.Name, NRows: m.NRows, NCols: m.NCols, Field: m.Field, Symmetry: General, Format: m.Format,
+	out := &COO{Name: m.Name, NRows: m.NRows, NCols: m.NCols, Field: m.Field, Symmetry: General, Format: m.Format, Duplicates: m.Duplicates,
 		Row: make([]int32, 0, n), Col: make([]int32, 0, n)}
 	if m.Val != nil {
 		out.Val = make([]float64, 0, n)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -109,10 +110,12 @@ type EdgeListOptions struct {
 // one a General matrix. In both cases a repeated pair is kept once (the
 // first occurrence, with its weight), so an undirected file listing both
 // (u,v) and (v,u) gives one entry. Self-loops are kept, on the diagonal.
-// Entries keep the order of the file.
+// Entries keep the order of the file; Duplicates counts the pairs dropped.
+// More vertices than 64 per edge + 2^20 are refused (see
+// ReadOptions.MaxDimension, which Read takes).
 func ReadEdgeList(r io.Reader, name string, opt EdgeListOptions) (*COO, error) {
 	size := sizeHint(r)
-	return readEdgeList(newLineReader(r, name, size), size, opt)
+	return readEdgeList(newLineReader(r, name, size), size, opt, 0)
 }
 
 // edgeFields splits an edge line at white space and commas into at most 4
@@ -163,7 +166,7 @@ func (s *idStats) merge(o idStats) {
 	}
 }
 
-func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions) (*COO, error) {
+func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions, maxDim int) (*COO, error) {
 	n0 := 1024
 	if size > 0 {
 		n0 = int(min(size/8+1, 1<<26))
@@ -312,6 +315,14 @@ func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions) (*COO, error)
 	} else if ids.maxLine != 0 && ids.max-base >= n {
 		return nil, lr.errorAt(ids.maxLine, "expected %d-based vertex ids below %d (n = %d from the header on line %d), got %d", base, n+base, n, firstLine, ids.max)
 	}
+	if header {
+		err := lr.checkDimension(firstLine, "vertices (the header's n)", n, int64(len(u)), "edge", "edges", maxDim)
+		if err != nil {
+			return nil, err
+		}
+	} else if err := lr.checkDimension(ids.maxLine, fmt.Sprintf("vertices (the largest id, %d, + 1)", ids.max-base), n, int64(len(u)), "edge", "edges", maxDim); err != nil {
+		return nil, err
+	}
 
 	m := &COO{Name: lr.name, NRows: int(n), NCols: int(n), Row: u, Col: v, Val: w, Field: Pattern}
 	if w != nil {
@@ -366,20 +377,15 @@ func looksLikeHeader(first [2]int64, rest int64, cols int, ids idStats, base IDB
 }
 
 // dedupe removes repeated (row, column) pairs from m in place, keeping the
-// first occurrence of each and the order of the rest.
+// first occurrence of each and the order of the rest, and counts them in
+// m.Duplicates.
 func dedupe(m *COO) error {
 	nnz := len(m.Row)
 	if nnz > math.MaxInt32 {
 		return fmt.Errorf("%s: %d entries exceed the int32 range", m.Name, nnz)
 	}
-	var dup []uint64
-	if m.NRows <= 2*nnz+1<<20 {
-		dup = dupByRows(m)
-	} else {
-		// Ids far beyond the number of edges: per-row arrays would dwarf
-		// the input (a one-line file "0 2000000000" must not take 16 GB).
-		dup = dupBySort(m)
-	}
+	dup, count := duplicates(m)
+	m.Duplicates = count
 	if dup == nil {
 		return nil
 	}
@@ -405,6 +411,40 @@ func dedupe(m *COO) error {
 		m.Imag = m.Imag[:k]
 	}
 	return nil
+}
+
+// duplicates returns a bit set of the entries of m that repeat an earlier
+// one and their number, or nil and 0 if none does. Entries sorted by row
+// or by column (most Matrix Market files) are recognized in one pass
+// without allocating; otherwise the bucketing of dupByRows runs when the
+// dimensions are within a few times the entries, and the sort of dupBySort
+// when they are not, so that memory stays O(entries) either way.
+func duplicates(m *COO) ([]uint64, int) {
+	nnz := len(m.Row)
+	if nnz < 2 || sortedStrictly(m.Row, m.Col) || sortedStrictly(m.Col, m.Row) {
+		return nil, 0
+	}
+	var dup []uint64
+	if int64(m.NRows)+int64(m.NCols) <= 4*int64(nnz)+4096 {
+		dup = dupByRows(m)
+	} else {
+		dup = dupBySort(m)
+	}
+	count := 0
+	for _, w := range dup {
+		count += bits.OnesCount64(w)
+	}
+	return dup, count
+}
+
+// sortedStrictly reports whether the pairs (a[e], b[e]) increase strictly.
+func sortedStrictly(a, b []int32) bool {
+	for e := 1; e < len(a); e++ {
+		if a[e] < a[e-1] || (a[e] == a[e-1] && b[e] <= b[e-1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // dupByRows returns a bit set of the entries that repeat an earlier one,

@@ -109,9 +109,14 @@ func FuzzReadEdgeList(f *testing.F) {
 	for i, tt := range ioEdgeListErrorCases {
 		f.Add(tt.in, uint8(i))
 	}
+	for i, tt := range hostileInputs {
+		f.Add(tt.in, uint8(i))
+	}
 	f.Fuzz(func(t *testing.T, in string, o uint8) {
 		opt := EdgeListOptions{Directed: o&1 != 0, Header: HeaderMode(o >> 1 % 3), Base: IDBase(o >> 3 % 3)}
-		m, err := ReadEdgeList(strings.NewReader(in), "fuzz", opt)
+		var m *COO
+		var err error
+		checkMemory(t, len(in), func() { m, err = ReadEdgeList(strings.NewReader(in), "fuzz", opt) })
 		if !fuzzRead(t, m, err) {
 			return
 		}
@@ -162,17 +167,23 @@ func TestDedupeSortMatchesRows(t *testing.T) {
 	}
 }
 
-// Huge ids in a tiny file must not allocate per vertex.
+// Huge ids in a tiny file are refused by default and, once allowed, still
+// do not make the reader allocate per vertex.
 func TestReadEdgeListHugeIDs(t *testing.T) {
+	in := "0 2000000000\n2000000000 0\n"
+	_, err := ReadEdgeList(strings.NewReader(in), "huge", EdgeListOptions{})
+	if err == nil || !strings.Contains(err.Error(), "--max-dimension 2000000001") {
+		t.Fatalf("got %v, want a refusal naming --max-dimension", err)
+	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	m, err := ReadEdgeList(strings.NewReader("0 2000000000\n2000000000 0\n"), "huge", EdgeListOptions{})
+	m, err := Read(strings.NewReader(in), "huge", ReadOptions{Format: FormatEdgeList, MaxDimension: 2000000001})
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.NRows != 2000000001 || m.NNZ() != 1 {
-		t.Fatalf("got %d x %d with %d entries", m.NRows, m.NCols, m.NNZ())
+	if m.NRows != 2000000001 || m.NNZ() != 1 || m.Duplicates != 1 {
+		t.Fatalf("got %d x %d with %d entries, %d duplicates", m.NRows, m.NCols, m.NNZ(), m.Duplicates)
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
 		t.Errorf("allocated %d bytes", grew)

@@ -17,13 +17,12 @@ import (
 // bufio.Scanner plus strings.Fields plus strconv allocates per token and
 // tops out far below the speed a multi-gigabyte Matrix Market file needs.
 
-const (
-	lineBufSize = 1 << 20
-	// maxLineLen bounds one line (a METIS adjacency list of a huge hub is
-	// the longest legitimate one), so that a file without line breaks
-	// cannot make the reader grow its buffer without end.
-	maxLineLen = 1 << 30
-)
+const lineBufSize = 1 << 20
+
+// maxLineLen bounds one line (a METIS adjacency list of a huge hub is the
+// longest legitimate one), so that a file without line breaks cannot make
+// the reader grow its buffer without end. A variable for the tests only.
+var maxLineLen = 1 << 30
 
 // lineReader hands out the lines of r without copying them: a line is valid
 // until the next call to next. It strips the line end (LF or CRLF) and a
@@ -34,30 +33,42 @@ type lineReader struct {
 	name     string
 	buf      []byte
 	pos, end int   // unread bytes are buf[pos:end]
+	scanned  int   // buf[pos:scanned] holds no line end: the search resumes there
 	eof      bool  // r reported io.EOF
 	err      error // r failed (anything but io.EOF)
 	line     int   // number of the line last returned, 1-based
+	maxLine  int   // the longest line accepted: maxLineLen but in tests
 }
 
 // newLineReader reads r, of size bytes if known (else -1): a small input
-// gets a buffer of its own size rather than a megabyte.
+// gets a buffer of its own size rather than a megabyte, and one of unknown
+// size (a pipe, gzip, which deliver 64 KiB a read at most) starts at 64
+// KiB and grows with its lines.
 func newLineReader(r io.Reader, name string, size int64) *lineReader {
 	n := lineBufSize
-	if size >= 0 && size < lineBufSize {
+	switch {
+	case size < 0:
+		n = 64 << 10
+	case size < lineBufSize:
 		n = max(int(size)+1, 512)
 	}
-	return &lineReader{r: r, name: name, buf: make([]byte, n)}
+	return &lineReader{r: r, name: name, buf: make([]byte, n), maxLine: maxLineLen}
 }
 
 // next returns the next line; ok is false at the end of the input or after a
 // read error, which lr.failure then reports.
 func (lr *lineReader) next() (line []byte, ok bool) {
+	lr.scanned = max(lr.scanned, lr.pos)
 	for {
-		if i := bytes.IndexByte(lr.buf[lr.pos:lr.end], '\n'); i >= 0 {
-			line = lr.buf[lr.pos : lr.pos+i]
-			lr.pos += i + 1
+		if i := bytes.IndexByte(lr.buf[lr.scanned:lr.end], '\n'); i >= 0 {
+			line = lr.buf[lr.pos : lr.scanned+i]
+			lr.pos = lr.scanned + i + 1
+			lr.scanned = lr.pos
 			return lr.emit(line), true
 		}
+		// Each byte is searched once, however many reads a long line
+		// takes (a gzip stream or a pipe delivers 32 KiB or less at a time).
+		lr.scanned = lr.end
 		if lr.err != nil {
 			return nil, false
 		}
@@ -86,18 +97,22 @@ func (lr *lineReader) emit(line []byte) []byte {
 }
 
 // fill reads more input behind the unread bytes, moving them to the front
-// of the buffer or growing it when a single line fills it.
+// of the buffer or growing it (doubling, up to lr.maxLine) when a single
+// line fills it: reading a line of n bytes costs O(n) time and at most 4n
+// bytes of buffers, and a line over the limit fails once lr.maxLine bytes
+// of it are read.
 func (lr *lineReader) fill() {
 	if lr.pos > 0 {
 		lr.end = copy(lr.buf, lr.buf[lr.pos:lr.end])
+		lr.scanned -= lr.pos
 		lr.pos = 0
 	}
 	if lr.end == len(lr.buf) {
-		if len(lr.buf) >= maxLineLen {
-			lr.err = fmt.Errorf("line longer than %d bytes: not a text file of this format?", maxLineLen)
+		if len(lr.buf) >= lr.maxLine {
+			lr.err = fmt.Errorf("line longer than the limit of %d bytes: not a text file of this format? (gzip is detected by itself; a binary format is not read)", lr.maxLine)
 			return
 		}
-		nb := make([]byte, 2*len(lr.buf))
+		nb := make([]byte, min(2*len(lr.buf), lr.maxLine))
 		copy(nb, lr.buf[:lr.end])
 		lr.buf = nb
 	}
@@ -456,9 +471,10 @@ func sizeHint(r io.Reader) int64 {
 
 // preallocCap is how many entries to reserve for a file that announces n:
 // no more than the input can hold at minBytes bytes an entry, and a fixed
-// amount when the input size is unknown (the slices then grow on demand).
+// amount when the input size is unknown (the slices then grow on demand,
+// so that what a reader holds follows what it has read, not the header).
 func preallocCap(n int64, size int64, minBytes int64) int {
-	const unknownCap = 1 << 22
+	const unknownCap = 1 << 12
 	limit := int64(unknownCap)
 	if size >= 0 {
 		limit = size/minBytes + 1
@@ -480,4 +496,41 @@ func grown(c, want int) int {
 		n = want
 	}
 	return n
+}
+
+// The dimension rule. A reader holds O(entries) memory, but the programs
+// after it hold arrays per row, column and vertex (degrees, incidence
+// offsets, part counts), so a header "1000000000 1000000000 2" or an edge
+// list with the single id 1000000000 would cost gigabytes for nothing.
+// Readers therefore refuse a dimension above
+//
+//	dimPerEntry × (entries + 1) + dimSlack   (64 per entry plus 2^20)
+//
+// unless ReadOptions.MaxDimension raises the limit: every real matrix we
+// know has far fewer empty rows than that, and what the per-vertex arrays
+// take stays within a small multiple of what the entries take. A METIS
+// graph needs no such rule: its n vertices are n lines of the file.
+const (
+	dimPerEntry = 64
+	dimSlack    = 1 << 20
+)
+
+// dimensionLimit is the largest dimension accepted for nnz entries, or
+// maxDim when that is larger.
+func dimensionLimit(nnz int64, maxDim int) int64 {
+	return max(dimPerEntry*(min(nnz, 1<<40)+1)+dimSlack, int64(maxDim))
+}
+
+// checkDimension refuses a dimension n (what names it: "rows", "vertices")
+// above dimensionLimit for nnz entries (unit and units name them),
+// blaming line.
+func (lr *lineReader) checkDimension(line int, what string, n, nnz int64, unit, units string, maxDim int) error {
+	limit := dimensionLimit(nnz, maxDim)
+	if n <= limit {
+		return nil
+	}
+	return lr.errorAt(line, "%d %s for %s is more than the limit of %d (64 per %s + 2^20): "+
+		"the arrays kept per row, column and vertex would be almost all empty and could take gigabytes; "+
+		"if the file is right, raise the limit with --max-dimension %d (ReadOptions.MaxDimension)",
+		n, what, plural(nnz, unit, units), limit, unit, n)
 }

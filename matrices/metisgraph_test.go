@@ -159,8 +159,13 @@ func FuzzReadMETISGraph(f *testing.F) {
 	for _, tt := range ioMETISErrorCases {
 		f.Add(tt.in)
 	}
+	for _, tt := range hostileInputs {
+		f.Add(tt.in)
+	}
 	f.Fuzz(func(t *testing.T, in string) {
-		m, err := ReadMETISGraph(strings.NewReader(in), "fuzz")
+		var m *COO
+		var err error
+		checkMemory(t, len(in), func() { m, err = ReadMETISGraph(strings.NewReader(in), "fuzz") })
 		if !fuzzRead(t, m, err) {
 			return
 		}

@@ -23,10 +23,13 @@ const mmBanner = "%%MatrixMarket"
 // the banner. name labels errors and becomes the COO's Name.
 //
 // A file with a size line and no entries is read as a matrix without
-// entries; an empty file is an error.
+// entries; an empty file is an error. Repeated positions are kept (they
+// add up, the format's convention) and counted in Duplicates. Dimensions
+// above 64 per entry + 2^20 are refused (see ReadOptions.MaxDimension,
+// which Read takes). Memory follows the entries read, not the size line.
 func ReadMatrixMarket(r io.Reader, name string) (*COO, error) {
 	size := sizeHint(r)
-	return readMatrixMarket(newLineReader(r, name, size), size)
+	return readMatrixMarket(newLineReader(r, name, size), size, 0)
 }
 
 type mmFormat struct {
@@ -103,7 +106,7 @@ func parseDim(lr *lineReader, tok []byte, what string) (int, error) {
 	return int(v), nil
 }
 
-func readMatrixMarket(lr *lineReader, size int64) (*COO, error) {
+func readMatrixMarket(lr *lineReader, size int64, maxDim int) (*COO, error) {
 	line, ok := lr.next()
 	if !ok {
 		return nil, lr.eofError("expected the Matrix Market banner %q, got an empty file", mmBanner)
@@ -162,6 +165,13 @@ func readMatrixMarket(lr *lineReader, size int64) (*COO, error) {
 		}
 		nnz = v
 	}
+	what := "rows"
+	if m.NCols > m.NRows {
+		what = "columns"
+	}
+	if err := lr.checkDimension(sizeLine, what, int64(max(m.NRows, m.NCols)), nnz, "entry", "entries", maxDim); err != nil {
+		return nil, err
+	}
 	p := mmParser{lr: lr, f: f, m: m, nnz: nnz, sizeLine: sizeLine}
 	p.alloc(size)
 	if f.array {
@@ -171,6 +181,9 @@ func readMatrixMarket(lr *lineReader, size int64) (*COO, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if !f.array {
+		_, m.Duplicates = duplicates(m)
 	}
 	return m, nil
 }

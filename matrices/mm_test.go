@@ -475,8 +475,13 @@ func FuzzReadMatrixMarket(f *testing.F) {
 	for _, tt := range ioMMErrorCases {
 		f.Add(tt.in)
 	}
+	for _, tt := range hostileInputs {
+		f.Add(tt.in)
+	}
 	f.Fuzz(func(t *testing.T, in string) {
-		m, err := ReadMatrixMarket(strings.NewReader(in), "fuzz")
+		var m *COO
+		var err error
+		checkMemory(t, len(in), func() { m, err = ReadMatrixMarket(strings.NewReader(in), "fuzz") })
 		if !fuzzRead(t, m, err) {
 			return
 		}

@@ -59,8 +59,17 @@ type ReadOptions struct {
 	EdgeList EdgeListOptions // for edge lists only
 	// Progress, when not nil, receives a progress bar of the bytes read
 	// from the file (compressed bytes for a gzip file) for inputs above
-	// 64 MiB and for inputs of unknown size (stdin, pipes).
+	// 64 MiB and for inputs of unknown size (stdin, pipes), and a one-line
+	// notice when the input repeats entries (see COO.Duplicates).
 	Progress io.Writer
+	// MaxDimension raises the largest number of rows, columns or vertices
+	// a Matrix Market file or an edge list may have; by default it is 64
+	// per entry + 2^20, since the arrays kept per row, column and vertex
+	// after reading would otherwise be almost empty and could take
+	// gigabytes (a size line "1000000000 1000000000 2"). The command-line
+	// flag is --max-dimension. METIS graphs are not limited: their n
+	// vertices are n lines of the file.
+	MaxDimension int
 }
 
 // progressMin is the input size from which a progress bar is worth showing.
@@ -98,13 +107,21 @@ func Open(path string, opt ReadOptions) (*COO, error) {
 		defer bar.Finish()
 		r = &countingReader{r: f, bar: bar}
 	}
-	return read(r, name, size, opt)
+	m, err := read(r, name, size, opt)
+	if err == nil && m.Duplicates > 0 && opt.Progress != nil {
+		if m.Format == FormatEdgeList {
+			fmt.Fprintf(opt.Progress, "%s: %s merged (each pair kept once with its first weight; an undirected edge listed both ways is one pair)\n", name, plural(int64(m.Duplicates), "repeated edge", "repeated edges"))
+		} else {
+			fmt.Fprintf(opt.Progress, "%s: %s kept; they add up (the Matrix Market convention)\n", name, plural(int64(m.Duplicates), "duplicate entry", "duplicate entries"))
+		}
+	}
+	return m, err
 }
 
 // Read reads a matrix or graph from r like Open reads a file: gzip is
 // detected by its magic bytes and the format as Open does, with name
 // standing for the file name (its extension counts) and labelling errors.
-// opt.Progress is ignored.
+// opt.Progress is ignored (no progress bar, no notice).
 func Read(r io.Reader, name string, opt ReadOptions) (*COO, error) {
 	return read(r, name, sizeHint(r), opt)
 }
@@ -127,23 +144,24 @@ func read(r io.Reader, name string, size int64, opt ReadOptions) (*COO, error) {
 		head := bytes.TrimPrefix(lr.peek(3+len(mmBanner)), []byte("\xEF\xBB\xBF"))
 		if len(head) >= len(mmBanner) && bytes.EqualFold(head[:len(mmBanner)], []byte(mmBanner)) {
 			format = FormatMatrixMarket
-		} else {
-			format = formatByName(name)
+		} else if format = formatByName(name); format == FormatAuto {
+			head := lr.peek(sniffLen)
+			format = sniff(head, lr.eof && len(head) == lr.end-lr.pos)
 		}
 		if format == FormatAuto {
 			if err := lr.failure(); err != nil {
 				return nil, err
 			}
-			return nil, fmt.Errorf("reading %s: cannot tell the format from the content or the file name: pass --format mm|edgelist|metis", name)
+			return nil, fmt.Errorf("reading %s: cannot tell the format from the content or the file name: pass --input-format mm|edgelist|metis", name)
 		}
 	}
 	var m *COO
 	var err error
 	switch format {
 	case FormatMatrixMarket:
-		m, err = readMatrixMarket(lr, size)
+		m, err = readMatrixMarket(lr, size, opt.MaxDimension)
 	case FormatEdgeList:
-		m, err = readEdgeList(lr, size, opt.EdgeList)
+		m, err = readEdgeList(lr, size, opt.EdgeList, opt.MaxDimension)
 	case FormatMETIS:
 		m, err = readMETISGraph(lr, size)
 	default:
@@ -177,6 +195,123 @@ func formatByName(name string) Format {
 		return FormatEdgeList
 	}
 	return FormatAuto
+}
+
+// sniffLen is how much of an input sniff looks at.
+const sniffLen = 64 << 10
+
+// sniff tells an edge list from a METIS graph by their first lines (head,
+// all of the input when atEOF) when neither a banner nor the name says
+// (standard input, a pipe, a file named x.dat). It answers only when the
+// lines fit one format and not the other: a METIS graph whose lines all
+// hold two or three neighbours (a cycle) is also an edge list, and then
+// FormatAuto says that the user must choose.
+func sniff(head []byte, atEOF bool) Format {
+	lines := bytes.Split(head, []byte("\n"))
+	if !atEOF {
+		lines = lines[:len(lines)-1] // a partial line
+	}
+	el, mt := sniffEdgeList(lines), sniffMETIS(lines, atEOF)
+	switch {
+	case el && !mt:
+		return FormatEdgeList
+	case mt && !el:
+		return FormatMETIS
+	}
+	return FormatAuto
+}
+
+// sniffEdgeList reports lines that an edge list could start with: at
+// least one edge, every data line "u v" or "u v w".
+func sniffEdgeList(lines [][]byte) bool {
+	edges := 0
+	var f [4][]byte
+	for _, line := range lines {
+		if isBlankOrComment(line, "#%") {
+			continue
+		}
+		nf := edgeFields(line, &f)
+		if nf < 2 || nf > 3 {
+			return false
+		}
+		_, ok0 := parseUint(f[0])
+		_, ok1 := parseUint(f[1])
+		if !ok0 || !ok1 {
+			return false
+		}
+		if _, ok := parseFloat(f[2]); nf == 3 && !ok {
+			return false
+		}
+		edges++
+	}
+	return edges > 0
+}
+
+// sniffMETIS reports lines that a METIS graph could start with: a header
+// "n m [fmt [ncon]]", then vertex lines of neighbours from 1 to n that do
+// not list their own vertex, no more than n of them, and exactly n when
+// the lines are the whole input.
+func sniffMETIS(lines [][]byte, atEOF bool) bool {
+	k := 0
+	for k < len(lines) && isBlankOrComment(lines[k], "%") {
+		k++
+	}
+	if k == len(lines) {
+		return false
+	}
+	var tok [5][]byte
+	i := 0
+	for t := range tok {
+		tok[t], i = token(lines[k], i)
+	}
+	n, ok := parseUint(tok[0])
+	if _, ok2 := parseUint(tok[1]); !ok || !ok2 || len(tok[4]) != 0 || bytes.IndexByte(lines[k], ',') >= 0 {
+		return false
+	}
+	skip, step := 0, 1 // leading vertex weights/sizes; tokens per neighbour
+	if f := tok[2]; len(f) > 0 {
+		if len(f) > 3 || !isBinary(f) {
+			return false
+		}
+		d := func(b int) bool { return len(f) > b && f[len(f)-1-b] == '1' }
+		if d(0) {
+			step = 2
+		}
+		if d(1) {
+			skip = 1
+			if c, ok := parseUint(tok[3]); ok && len(tok[3]) > 0 {
+				skip = int(min(c, 1<<20))
+			}
+		}
+		if d(2) {
+			skip++
+		}
+	}
+	v := int64(0)
+	for _, line := range lines[k+1:] {
+		if j := skipSpace(line, 0); j < len(line) && line[j] == '%' {
+			continue
+		}
+		if v++; v > n {
+			if isBlankOrComment(line, "%") && atEOF {
+				continue // blank lines at the end
+			}
+			return false
+		}
+		i := 0
+		for t := 0; ; t++ {
+			tok, j := token(line, i)
+			if len(tok) == 0 {
+				break
+			}
+			x, ok := parseUint(tok)
+			if !ok || (t >= skip && (t-skip)%step == 0 && (x < 1 || x > n || x == v)) {
+				return false
+			}
+			i = j
+		}
+	}
+	return !atEOF || v >= n
 }
 
 // countingReader feeds a progress bar with the bytes read through it.

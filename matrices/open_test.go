@@ -119,8 +119,11 @@ func TestOpenDetection(t *testing.T) {
 		{"e.TSV", []byte("0\t1\n1\t2\n"), ReadOptions{}, 2, Symmetric, ""},
 		{"e.csv", []byte("0,1\n1,2\n"), ReadOptions{EdgeList: EdgeListOptions{Directed: true}}, 2, General, ""},
 		{"forced.dat", []byte("0 1\n1 2\n"), ReadOptions{Format: FormatEdgeList}, 2, Symmetric, ""},
-		{"unknown.dat", []byte("0 1\n1 2\n"), ReadOptions{}, 0, 0, "pass --format mm|edgelist|metis"},
-		{"empty.dat", nil, ReadOptions{}, 0, 0, "pass --format"},
+		{"edges.dat", []byte("0 1\n1 2\n"), ReadOptions{}, 2, Symmetric, ""},
+		{"edges-1based.dat", []byte("% c\n1 2 0.5\n2 3 1\n"), ReadOptions{}, 2, Symmetric, ""},
+		{"metis.dat", []byte("3 2\n2 3\n1\n1\n"), ReadOptions{}, 2, Symmetric, ""},
+		{"metis-or-edges.dat", []byte("3 3\n2 3\n1 3\n1 2\n"), ReadOptions{}, 0, 0, "pass --input-format mm|edgelist|metis"},
+		{"empty.dat", nil, ReadOptions{}, 0, 0, "pass --input-format"},
 		{"empty.mtx", nil, ReadOptions{}, 0, 0, "line 1: expected the Matrix Market banner"},
 		{"bad-banner.mtx", []byte("%%MatrixMarket tensor\n"), ReadOptions{}, 0, 0, "line 1: expected 5 words"},
 	}
@@ -182,18 +185,24 @@ func TestReadGzipDamage(t *testing.T) {
 	}
 }
 
-func TestOpenStdinWithProgress(t *testing.T) {
+// ioStdin makes data the standard input for the rest of the test, through
+// a pipe.
+func ioStdin(t *testing.T, data []byte) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	saved := os.Stdin
 	os.Stdin = r
-	defer func() { os.Stdin = saved; r.Close() }()
+	t.Cleanup(func() { os.Stdin = saved; r.Close() })
 	go func() {
-		w.Write(ioGzip(t, ioSmallMM))
+		w.Write(data)
 		w.Close()
 	}()
+}
+
+func TestOpenStdinWithProgress(t *testing.T) {
+	ioStdin(t, ioGzip(t, ioSmallMM))
 	var progress bytes.Buffer
 	m, err := Open("-", ReadOptions{Progress: &progress})
 	if err != nil {

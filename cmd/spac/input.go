@@ -20,6 +20,7 @@ type inputFlags struct {
 	base     string
 	header   string
 	quiet    bool
+	maxDim   int
 }
 
 func (f *inputFlags) register(c *cobra.Command) {
@@ -31,6 +32,7 @@ func (f *inputFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.base, "base", "auto", "edge lists: vertex ids are 0- or 1-based: auto, 0 or 1")
 	fl.StringVar(&f.header, "header", "auto", `edge lists: the first line is an "n m" header: auto, yes or no`)
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress output on standard error")
+	fl.IntVar(&f.maxDim, "max-dimension", 0, "largest number of rows, columns or vertices of a Matrix Market file or an edge list (default: 64 per entry + 2^20, so that a nearly empty matrix declaring a billion rows is refused instead of taking gigabytes)")
 }
 
 // input is a loaded matrix with its locality graph.
@@ -49,6 +51,7 @@ func (f *inputFlags) readOptions() (matrices.ReadOptions, error) {
 		return opt, usageError{err}
 	}
 	opt.Format = format
+	opt.MaxDimension = f.maxDim
 	opt.EdgeList.Directed = f.directed
 	if opt.EdgeList.Base, err = matrices.ParseIDBase(f.base); err != nil {
 		return opt, usageError{fmt.Errorf("--base: %w", err)}

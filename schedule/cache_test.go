@@ -4,22 +4,106 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/spac"
 )
 
 func TestDefaultCacheDir(t *testing.T) {
-	t.Setenv(CacheDirEnv, "/tmp/somewhere")
-	if d, err := DefaultCacheDir(); err != nil || d != "/tmp/somewhere" {
-		t.Errorf("with %s set: %q, %v", CacheDirEnv, d, err)
+	if d, err := DefaultCacheDir("/tmp/somewhere"); err != nil || d != "/tmp/somewhere" {
+		t.Errorf("with a directory given: %q, %v", d, err)
 	}
-	t.Setenv(CacheDirEnv, "")
 	t.Setenv("XDG_CACHE_HOME", "/tmp/xdg")
-	if d, err := DefaultCacheDir(); err != nil || d != filepath.Join("/tmp/xdg", "spac", "schedules") {
+	if d, err := DefaultCacheDir(""); err != nil || d != filepath.Join("/tmp/xdg", "spac", "schedules") {
 		t.Errorf("default: %q, %v", d, err)
+	}
+}
+
+// seedSchedules stores n schedules of tiny (seeds 1..n), each used a
+// minute after the one before, and returns their options and the size of
+// one entry.
+func seedSchedules(t *testing.T, c *Cache, n int) ([]Options, int64) {
+	t.Helper()
+	p := spac.Partition{K: 2, Part: []int32{1, 0, 0, 1, 0, 0, 1, 0}}
+	var opts []Options
+	var size int64
+	base := time.Now().Add(-time.Hour)
+	for i := range n {
+		o := Options{BlockSize: 6, Params: []Param{{"method", "hand"}, {"seed", strconv.Itoa(i + 1)}}}
+		if err := c.Store(build(t, tiny(), p, o)); err != nil {
+			t.Fatal(err)
+		}
+		path := c.path(StructureFingerprint(tiny()), o)
+		at := base.Add(time.Duration(i) * time.Minute)
+		if err := os.Chtimes(path, at, at); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size = fi.Size()
+		opts = append(opts, o)
+	}
+	return opts, size
+}
+
+// TestCacheEvictsLeastRecentlyUsed: a store beyond the bound removes the
+// entries used longest ago first, and a hit counts as a use.
+func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
+	c := &Cache{Dir: t.TempDir()}
+	opts, size := seedSchedules(t, c, 4)       // used in the order 0, 1, 2, 3
+	if _, ok := c.Load(tiny(), opts[0]); !ok { // 0 is now the most recent
+		t.Fatal("entry 0 missing before any bound")
+	}
+	c.MaxBytes = 3*size + size/2 // room for three
+	p := spac.Partition{K: 2, Part: []int32{1, 0, 0, 1, 0, 0, 1, 0}}
+	fifth := Options{BlockSize: 6, Params: []Param{{"method", "hand"}, {"seed", "5"}}}
+	if err := c.Store(build(t, tiny(), p, fifth)); err != nil {
+		t.Fatal(err)
+	}
+	// Five entries, room for three: 1 and 2 (the least recently used) go.
+	for i, want := range []bool{true, false, false, true} {
+		if _, ok := c.Load(tiny(), opts[i]); ok != want {
+			t.Errorf("entry %d: present %v, want %v", i, ok, want)
+		}
+	}
+	if _, ok := c.Load(tiny(), fifth); !ok {
+		t.Error("the entry just stored was evicted")
+	}
+	if b, n, err := c.Size(); err != nil || n != 3 || b > c.MaxBytes {
+		t.Errorf("cache after eviction: %d entries, %d bytes (bound %d), %v", n, b, c.MaxBytes, err)
+	}
+}
+
+// TestCacheBound: the files never add up to more than the bound, and an
+// entry larger than the bound alone is not kept, with an error that says
+// so; no bound keeps everything.
+func TestCacheBound(t *testing.T) {
+	c := &Cache{Dir: t.TempDir()}
+	_, size := seedSchedules(t, c, 6)
+	if _, n, _ := c.Size(); n != 6 {
+		t.Fatalf("unbounded cache holds %d entries, want 6", n)
+	}
+	c.MaxBytes = 2 * size
+	p := spac.Partition{K: 2, Part: []int32{1, 0, 0, 1, 0, 0, 1, 0}}
+	if err := c.Store(build(t, tiny(), p, Options{BlockSize: 6, Params: []Param{{"method", "hand"}, {"seed", "7"}}})); err != nil {
+		t.Fatal(err)
+	}
+	if b, n, _ := c.Size(); b > c.MaxBytes || n != 2 {
+		t.Errorf("%d entries of %d bytes in all, bound %d", n, b, c.MaxBytes)
+	}
+	c.MaxBytes = size / 2
+	err := c.Store(build(t, tiny(), p, Options{BlockSize: 7, Params: []Param{{"method", "hand"}}}))
+	if err == nil || !strings.Contains(err.Error(), "more than the cache's bound") {
+		t.Errorf("an entry over the bound: %v", err)
+	}
+	if b, n, _ := c.Size(); b != 0 || n != 0 {
+		t.Errorf("after an entry over the bound: %d entries, %d bytes", n, b)
 	}
 }
 

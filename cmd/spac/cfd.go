@@ -16,7 +16,7 @@ import (
 
 	"github.com/spac-gpu/spac/apps/cfd"
 	"github.com/spac-gpu/spac/gpu"
-	"github.com/spac-gpu/spac/internal/output"
+	"github.com/spac-gpu/spac/internal/atomicfile"
 	"github.com/spac-gpu/spac/spac"
 )
 
@@ -158,11 +158,12 @@ func (f *cfdFlags) parse() (*cfdSetup, error) {
 		}
 		st.precisions = append(st.precisions, p)
 	}
+	if err := intIn("iterations", f.iterations, 0, maxCount, "0: partition only"); err != nil {
+		return nil, err
+	}
 	switch {
 	case len(st.blockSizes) == 0 || len(st.methods) == 0 || len(st.precisions) == 0:
 		return nil, usagef("--block-size, --method and --precision each need at least one value")
-	case f.iterations < 0:
-		return nil, usagef("--iterations %d: want 0 or more", f.iterations)
 	case f.format != "table" && f.format != "csv":
 		return nil, usagef("--format %q: want table or csv", f.format)
 	case !f.useGPU && (f.noReference || f.gpuLock != ""):
@@ -580,9 +581,6 @@ gives the same mesh bit for bit.`,
 			if _, ok := cfd.LookupPreset(args[0]); !ok && !strings.HasPrefix(args[0], "mesh:") {
 				return usagef("%q is neither a preset (%s) nor a mesh: spec", args[0], strings.Join(cfd.PresetNames(), ", "))
 			}
-			if err := checkOutputs(c, "output"); err != nil {
-				return err
-			}
 			m, _, err := cfdLoadMesh(args[0], seed, noShuffle)
 			if err != nil {
 				return err
@@ -597,11 +595,11 @@ gives the same mesh bit for bit.`,
 				}
 				return zw.Close()
 			}
-			if err := output.Write(c.Context(), out, c.OutOrStdout(), write); err != nil {
-				return err
+			if out == "-" {
+				return write(c.OutOrStdout())
 			}
-			if out == output.Stdout {
-				return nil
+			if err := atomicfile.Write(out, write); err != nil {
+				return err
 			}
 			fmt.Fprintf(os.Stderr, "wrote %s: %d elements (%s)\n", out, m.N, m.Name)
 			return nil

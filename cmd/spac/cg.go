@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -49,12 +50,12 @@ type cgFlags struct {
 	probe      int
 	repeat     int
 	runs       int
-	noCache    bool
+	cache      cacheFlags
 	history    bool
 	genScale   float64
 }
 
-func cgCommand() *cobra.Command {
+func cgCommand(env environment) *cobra.Command {
 	var f cgFlags
 	c := &cobra.Command{
 		Use:   "cg IN [--gpu] [--adapt | --schedule MODE[,MODE...]] [--runs N]",
@@ -150,7 +151,7 @@ queued without waiting for each other.`,
 	fl.IntVar(&f.probe, "probe", cg.DefaultProbe, "scored iterations a kernel runs (after one unscored) before SPAC-adapt compares its product time with the others'")
 	fl.IntVar(&f.repeat, "repeat", 0, "run this many products y = A x instead of solving")
 	fl.IntVar(&f.runs, "runs", 1, "solve (or --repeat) this many times in this process and report the run with the median total (min and max beside it); with more than one the schedule cache is off, so that SPAC-adapt partitions afresh in every run (the spac mode partitions once, before the first)")
-	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the schedule cache")
+	f.cache.register(c, env)
 	fl.BoolVar(&f.history, "history", false, "table: print the residual after every iteration")
 	fl.Float64Var(&f.genScale, "gen-scale", 1, "gen: inputs: factor on the number of rows of a preset (as 'spac gen --scale')")
 	return c
@@ -186,19 +187,24 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 			return nil, usagef("--schedule cusparse runs on the GPU: add --gpu")
 		}
 	}
-	if f.runs < 1 {
-		return nil, usagef("--runs %d: want 1 or more", f.runs)
+	if err := firstErr(
+		intIn("runs", f.runs, 1, maxCount, "solves in this process"),
+		gpuBlockIn("block-size", f.blockSize),
+		floatIn("tol", f.tol, 0, 1, false, "||r|| / ||b|| to stop at; 1 stops before the first iteration"),
+		intIn("max-iters", f.maxIters, 1, maxCount, "iterations"),
+		intIn("repeat", f.repeat, 0, maxCount, "products; 0 solves"),
+		intIn("probe", f.probe, 1, 1<<10, "scored iterations per kernel"),
+		intIn("device", f.device, 0, maxCount, "a GPU ordinal"),
+		durationIn("adapt-delay", f.delay, 0, time.Hour, "0 starts the partitioner at once"),
+		intIn("background-nice", f.nice, 0, 19, "0: the solver's priority"),
+		floatIn("gen-scale", f.genScale, 0, math.Inf(1), true, "a factor on a preset's rows"),
+	); err != nil {
+		return nil, err
 	}
 	if f.runs > 1 {
 		// SPAC-adapt partitions afresh in every run: a later run would find
 		// the first one's schedule in the cache.
-		f.noCache = true
-	}
-	if !(f.tol >= 0) || f.maxIters < 0 || f.repeat < 0 || f.probe < 1 {
-		return nil, usagef("--tol %g --max-iters %d --repeat %d --probe %d: want a tolerance >= 0, iterations >= 0, a probe of at least 1 iteration", f.tol, f.maxIters, f.repeat, f.probe)
-	}
-	if err := gpu.CheckBlockSize(f.blockSize); err != nil {
-		return nil, usagef("--block-size: %v", err)
+		f.cache.noCache = true
 	}
 	st.defKernel = gpu.Kernel(f.defKernel)
 	if st.defKernel != gpu.CSRScalar && st.defKernel != gpu.CSRVector && st.defKernel != gpu.COOAtomic {
@@ -220,17 +226,11 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 			st.probeOps = append(st.probeOps, k)
 		}
 	}
-	if f.delay < 0 {
-		return nil, usagef("--adapt-delay %v: want 0 or more", f.delay)
-	}
 	if f.adaptStart != "cusparse" && f.adaptStart != "default" {
 		return nil, usagef("--adapt-start %q: want cusparse or default", f.adaptStart)
 	}
 	if f.background != "process" && f.background != "goroutine" {
 		return nil, usagef("--background %q: want process or goroutine", f.background)
-	}
-	if f.nice < 0 || f.nice > 19 {
-		return nil, usagef("--background-nice %d: want 0 to 19", f.nice)
 	}
 	if f.format != "table" && f.format != "csv" && f.format != "json" {
 		return nil, usagef("--format %q: want table, csv or json", f.format)
@@ -238,10 +238,7 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 	if f.in.asStored {
 		return nil, usagef("cg multiplies the whole matrix: --as-stored does not apply")
 	}
-	if f.genScale <= 0 {
-		return nil, usagef("--gen-scale %g: want a positive factor", f.genScale)
-	}
-	if err := f.pf.validate(); err != nil {
+	if err := firstErr(f.pf.validate(), f.cache.check()); err != nil {
 		return nil, err
 	}
 	if f.useGPU && !gpu.Built {
@@ -278,9 +275,6 @@ type cgReport struct {
 func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	st, err := f.parse()
 	if err != nil {
-		return err
-	}
-	if err := checkOutputs(c, "schedule-to"); err != nil {
 		return err
 	}
 	progress := progressTo(f.in.quiet)
@@ -636,7 +630,7 @@ func cgScheduleSource(f *cgFlags, st *cgSetup, m, used *matrices.COO, progress i
 	pf := f.pf
 	pf.blockSize = f.blockSize
 	sopts.Params = scheduleParams("spac", &f.in, &pf, matrices.ModelSpMV)
-	cache := openScheduleCache(f.noCache, progress)
+	cache := f.cache.open(progress)
 	load = func() (*schedule.Schedule, bool) { return cache.Load(used, sopts) }
 	src = func(ctx context.Context) (*schedule.Schedule, string, error) {
 		if s, ok := load(); ok {

@@ -3,13 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/spac-gpu/spac/internal/output"
+	"github.com/spac-gpu/spac/internal/atomicfile"
 	"github.com/spac-gpu/spac/matrices"
 )
 
@@ -44,21 +45,18 @@ stencil2d, stencil3d, circuit, fem; see --list for their keys.`,
 			if out == "" {
 				return usagef("gen needs -o OUT.mtx (or -o - for standard output)")
 			}
-			if scale <= 0 {
-				return usagef("--scale %g: want a positive factor", scale)
-			}
-			if err := checkOutputs(c, "output"); err != nil {
+			if err := floatIn("scale", scale, 0, math.Inf(1), true, "a factor on a preset's rows; the generators' row and entry limits apply"); err != nil {
 				return err
 			}
 			m, err := generate(args[0], scale, seed)
 			if err != nil {
 				return err
 			}
-			if err := output.Write(c.Context(), out, c.OutOrStdout(), func(w io.Writer) error { return matrices.WriteMatrixMarket(w, m) }); err != nil {
-				return err
+			if out == "-" {
+				return matrices.WriteMatrixMarket(c.OutOrStdout(), m)
 			}
-			if out == output.Stdout {
-				return nil
+			if err := atomicfile.Write(out, func(w io.Writer) error { return matrices.WriteMatrixMarket(w, m) }); err != nil {
+				return err
 			}
 			fmt.Fprintf(os.Stderr, "wrote %s: %d x %d, %d stored entries (%s)\n", out, m.NRows, m.NCols, m.NNZ(), m.Symmetry)
 			return nil
@@ -81,7 +79,7 @@ func generate(name string, scale float64, seed int64) (*matrices.COO, error) {
 	}
 	spec, err := matrices.ParseGenSpec(name)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("%q is neither a preset (%s) nor a generator spec: %w", name, strings.Join(matrices.PresetNames(), ", "), err)}
+		return nil, usageError{fmt.Errorf("%w (%q is not a preset either; 'spac gen --list' shows the presets and kinds)", err, name)}
 	}
 	return spec.Generate(seed)
 }

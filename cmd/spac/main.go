@@ -26,6 +26,7 @@ func (u usageError) Unwrap() error { return u.err }
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
 func newRoot() *cobra.Command {
+	env := readEnvironment(os.Getenv)
 	root := &cobra.Command{
 		Use:   "spac",
 		Short: "Balanced edge partitions and locality schedules for irregular GPU programs",
@@ -45,15 +46,23 @@ Typical use:
   spac compare cant.mtx --block-size 1024        # every method, one table`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
+		// Without a command, the usage on standard error and exit status 2.
+		RunE: func(c *cobra.Command, args []string) error {
+			c.SetOut(c.ErrOrStderr())
+			c.Usage()
+			return usagef("a command is missing")
+		},
 	}
+	root.SetVersionTemplate("spac {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
 	})
 	root.AddCommand(newPartitionCmd(), newCompareCmd(), newStatsCmd(), newGenCmd())
-	root.AddCommand(scheduleCommands()...)
+	root.AddCommand(scheduleCommands(env)...)
 	root.AddCommand(cfdCommand())
-	root.AddCommand(spmvCommand())
-	root.AddCommand(cgCommand())
+	root.AddCommand(spmvCommand(env))
+	root.AddCommand(cgCommand(env))
 	return root
 }
 

@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/spac-gpu/spac/internal/output"
+	"github.com/spac-gpu/spac/internal/atomicfile"
 	"github.com/spac-gpu/spac/spac"
 	"github.com/spac-gpu/spac/transform"
 )
@@ -24,19 +25,26 @@ type partFlags struct {
 	imbalance        float64
 	coarsen          int
 	polish           int
+	// maxBlock is the largest --block-size the command takes (set by the
+	// command after register: a part size in tasks, or a CUDA block).
+	maxBlock, defaultBlock int
+	blockWhy               string
+	flags                  *pflag.FlagSet // to tell a flag given from its default
 }
 
 func (f *partFlags) register(c *cobra.Command) {
 	fl := c.Flags()
-	fl.IntVarP(&f.parts, "parts", "k", 0, "number of parts K (each holds at most ceil(m/K) edges)")
-	fl.IntVarP(&f.blockSize, "block-size", "b", 0, "thread-block size B: ceil(m/B) parts of at most B edges each (default 1024 when --parts is not given)")
+	f.flags = fl
+	f.maxBlock, f.defaultBlock, f.blockWhy = maxCount, 1024, "a part size in tasks; above the edge count it gives one part"
+	fl.IntVarP(&f.parts, "parts", "k", 0, "number of parts K, 1 or more (each holds at most ceil(m/K) edges)")
+	fl.IntVarP(&f.blockSize, "block-size", "b", 0, "thread-block size B, 1 or more: ceil(m/B) parts of at most B edges each (default 1024 when --parts is not given)")
 	fl.Int64Var(&f.seed, "seed", 1, "random seed; every method is deterministic for a given seed")
 	fl.StringVar(&f.formulation, "formulation", "contracted", "SPAC: graph METIS sees: contracted (one vertex per edge) or split (the paper's 2m clones); same optimum")
 	fl.StringVar(&f.order, "order", "walk", "SPAC: order of each vertex's clones: walk (around the vertex through its neighbours' adjacency, closed into a cycle; measured best), cycle (by edge index, closed), index (the paper's path) or neighbour (by the other endpoint)")
-	fl.Int32Var(&f.dominant, "dominant-weight", spac.DefaultDominantWeight, "SPAC, split formulation: weight of dominant edges")
+	fl.Int32Var(&f.dominant, "dominant-weight", spac.DefaultDominantWeight, "SPAC, split formulation: weight of dominant edges, 1 to 65536")
 	fl.IntVar(&f.coarsen, "coarsen", spac.DefaultCoarsen, "SPAC, from 1M tasks: at most this many levels of heavy-edge matching in Go before METIS (it stops at about 64 tasks per part; refined on the way back; 0: METIS sees the whole graph)")
 	fl.IntVar(&f.polish, "polish", spac.DefaultPolish, "SPAC: passes that move single edges to parts holding both endpoints, after the cap pass (0: none); each move saves a copy")
-	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%) before the cap pass makes every part fit")
+	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%; in (0, 1]) before the cap pass makes every part fit")
 }
 
 // registerPerBlock registers the flags less --parts and --block-size, for
@@ -51,6 +59,12 @@ func (f *partFlags) registerPerBlock(c *cobra.Command) {
 	})
 }
 
+// given reports whether the flag was on the command line.
+func (f *partFlags) given(name string) bool {
+	fl := f.flags.Lookup(name)
+	return fl != nil && fl.Changed
+}
+
 // validate checks the flags that need no input, so that a usage error
 // comes before a long read.
 func (f *partFlags) validate() error {
@@ -58,13 +72,46 @@ func (f *partFlags) validate() error {
 	return err
 }
 
+// checks are the ranges of the numeric flags (--seed takes any int64).
+func (f *partFlags) checks() error {
+	var sizes error
+	if f.given("parts") || f.given("block-size") {
+		sizes = firstErr(
+			givenIntIn(f, "parts", f.parts, 1, maxCount, "parts of at most ceil(m/K) edges; at most the edge count"),
+			givenIntIn(f, "block-size", f.blockSize, 1, f.maxBlock, f.blockWhy),
+		)
+	}
+	return firstErr(sizes,
+		intIn("dominant-weight", int(f.dominant), 1, 1<<16, "METIS adds the weights up in 32 bits"),
+		intIn("coarsen", f.coarsen, 0, 8, "levels of matching"),
+		intIn("polish", f.polish, 0, 64, "passes"),
+		floatIn("imbalance", f.imbalance, 0, 1, true, "a fraction, e.g. 0.03"),
+	)
+}
+
+// givenIntIn checks a flag only when it was given (its default is unset).
+func givenIntIn(f *partFlags, flag string, v, lo, hi int, why string) error {
+	if !f.given(flag) {
+		return nil
+	}
+	return intIn(flag, v, lo, hi, why)
+}
+
+// blockSizeOrDefault is --block-size, or the default when neither it nor
+// --parts was given.
+func (f *partFlags) blockSizeOrDefault() int {
+	if f.parts == 0 && f.blockSize == 0 {
+		return f.defaultBlock
+	}
+	return f.blockSize
+}
+
 // options resolves the part count and cap for m edges.
 func (f *partFlags) options(m int) (spac.Options, error) {
-	bs := f.blockSize
-	if f.parts == 0 && bs == 0 {
-		bs = 1024
+	if err := f.checks(); err != nil {
+		return spac.Options{}, err
 	}
-	k, capacity, err := spac.Resolve(m, f.parts, bs)
+	k, capacity, err := spac.Resolve(m, f.parts, f.blockSizeOrDefault())
 	if err != nil {
 		return spac.Options{}, usageError{err}
 	}
@@ -76,18 +123,6 @@ func (f *partFlags) options(m int) (spac.Options, error) {
 	if err != nil {
 		return spac.Options{}, usageError{err}
 	}
-	if f.dominant < 1 {
-		return spac.Options{}, usagef("--dominant-weight %d: want at least 1", f.dominant)
-	}
-	if f.coarsen < 0 || f.coarsen > 8 {
-		return spac.Options{}, usagef("--coarsen %d: want 0 to 8 levels", f.coarsen)
-	}
-	if f.polish < 0 || f.polish > 64 {
-		return spac.Options{}, usagef("--polish %d: want 0 to 64 passes", f.polish)
-	}
-	if f.imbalance <= 0 || f.imbalance > 1 {
-		return spac.Options{}, usagef("--imbalance %g: want a fraction in (0, 1], e.g. 0.03", f.imbalance)
-	}
 	return spac.Options{K: k, Cap: capacity, Seed: f.seed, DominantWeight: f.dominant,
 		Formulation: form, Order: order, Imbalance: f.imbalance, Coarsen: f.coarsen, Polish: f.polish}, nil
 }
@@ -95,11 +130,11 @@ func (f *partFlags) options(m int) (spac.Options, error) {
 // run partitions in with one method and evaluates the result.
 func run(ctx context.Context, method spac.Method, in *input, opts spac.Options, progress io.Writer) (spac.Partition, spac.Metrics, error) {
 	start := time.Now()
-	opts.Progress = func(stage string) {
-		fmt.Fprintf(progress, "  %-10s %6.2fs  %s\n", method.Name(), time.Since(start).Seconds(), stage)
-	}
+	log := stageLog{w: progress, method: method.Name(), at: start}
+	opts.Progress = log.begin
 	p, err := method.Partition(ctx, in.graph, in.inc, opts)
 	elapsed := time.Since(start)
+	log.end(err == nil, elapsed)
 	if err != nil {
 		return p, spac.Metrics{}, fmt.Errorf("%s on %s: %w", method.Name(), in.matrix.Name, err)
 	}
@@ -111,6 +146,43 @@ func run(ctx context.Context, method spac.Method, in *input, opts spac.Options, 
 	met.Cap = opts.Cap
 	met.Time = elapsed
 	return p, met, nil
+}
+
+// stageLog prints each stage of a partitioner with its duration when it
+// ends (a stage ends where the next begins), then the method's total, so
+// that a reader sees what each stage cost rather than when it started.
+type stageLog struct {
+	mu     sync.Mutex // an abandoned METIS run may still report
+	w      io.Writer
+	method string
+	stage  string
+	at     time.Time // when stage began
+}
+
+func (l *stageLog) begin(stage string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := time.Now()
+	l.flush(now)
+	l.stage, l.at = stage, now
+}
+
+// flush prints the stage under way as ended at now.
+func (l *stageLog) flush(now time.Time) {
+	if l.stage != "" {
+		fmt.Fprintf(l.w, "  %-10s %-10s %7.2f s\n", l.method, l.stage, now.Sub(l.at).Seconds())
+	}
+	l.stage = ""
+}
+
+// end closes the last stage and prints the total when the method succeeded.
+func (l *stageLog) end(ok bool, total time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.flush(time.Now())
+	if ok {
+		fmt.Fprintf(l.w, "  %-10s %-10s %7.2f s\n", l.method, "total", total.Seconds())
+	}
 }
 
 func newPartitionCmd() *cobra.Command {
@@ -144,9 +216,6 @@ symmetric entries follow the stored entry they mirror).`,
 			if err := pf.validate(); err != nil {
 				return err
 			}
-			if err := checkOutputs(c, "assignment"); err != nil {
-				return err
-			}
 			data, err := in.load(args[0])
 			if err != nil {
 				return err
@@ -162,15 +231,11 @@ symmetric entries follow the stored entry they mirror).`,
 				return err
 			}
 			if assignment != "" {
-				if err := output.Write(c.Context(), assignment, c.OutOrStdout(), func(w io.Writer) error { return writeAssignment(w, data, p) }); err != nil {
+				if err := atomicfile.Write(assignment, func(w io.Writer) error { return writeAssignment(w, data, p) }); err != nil {
 					return err
 				}
 			}
-			summary := c.OutOrStdout()
-			if assignment == output.Stdout {
-				summary = c.ErrOrStderr() // standard output carries the assignment
-			}
-			printSummary(summary, data, met)
+			printSummary(c.OutOrStdout(), data, met)
 			return nil
 		},
 	}

@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/spac-gpu/spac/internal/output"
+	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/internal/atomicfile"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
 	"github.com/spac-gpu/spac/spac"
@@ -19,8 +21,8 @@ import (
 
 // scheduleCommands are the commands that make and read locality schedules;
 // the root command adds them.
-func scheduleCommands() []*cobra.Command {
-	return []*cobra.Command{newScheduleCmd(), newInspectCmd()}
+func scheduleCommands(env environment) []*cobra.Command {
+	return []*cobra.Command{newScheduleCmd(env), newInspectCmd()}
 }
 
 // planFlags are the flags of the shared-memory plan.
@@ -32,18 +34,15 @@ type planFlags struct {
 
 func (f *planFlags) register(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVar(&f.budget, "smem-budget", "48KiB", "shared memory a block may use: bytes, or with a unit KiB/K/KB or MiB (all binary); at most 227KiB (Hopper)")
+	fl.StringVar(&f.budget, "smem-budget", "48KiB", "shared memory a block may use: bytes, or with a unit KiB/K/KB or MiB (all binary); 1KiB to 227KiB (Hopper's most)")
 	fl.StringVar(&f.overflow, "overflow", "auto", "when a block's x and y exceed the budget: split (cut such parts in halves: more blocks, same cap), readonly (x through the read-only cache, only y in shared memory) or auto (readonly if that fits, else split)")
 	fl.StringVar(&f.precision, "precision", "fp64", "value type the budget is checked for: fp64 or fp32 (an fp64 plan also fits fp32)")
 }
 
 func (f *planFlags) options(blockSize int) (schedule.Options, error) {
-	budget, err := parseBytes(f.budget)
+	budget, err := bytesIn("smem-budget", f.budget, minBudget, schedule.MaxBudget, minBudgetWhy+"; 227KiB is the most a Hopper block can have")
 	if err != nil {
-		return schedule.Options{}, usagef("--smem-budget: %v", err)
-	}
-	if budget < 1 || budget > schedule.MaxBudget {
-		return schedule.Options{}, usagef("--smem-budget %s: want 1 byte to 227KiB (%d bytes), the most a Hopper block can have", f.budget, schedule.MaxBudget)
+		return schedule.Options{}, err
 	}
 	policy, err := schedule.ParseOverflow(f.overflow)
 	if err != nil {
@@ -61,7 +60,18 @@ func (f *planFlags) options(blockSize int) (schedule.Options, error) {
 	return schedule.Options{BlockSize: blockSize, Budget: int(budget), ValueBytes: vb, Overflow: policy}, nil
 }
 
-// parseBytes reads a size such as 49152, 48K, 48KiB, 48KB or 1MiB; every
+// minBudget is the smallest --smem-budget: 64 fp64 x-and-y pairs. A part
+// whose plan exceeds the budget is split in halves, and every block keeps
+// its B threads: in the worst case (every task a row and a column of its
+// own) a budget of b bytes leaves b/16 tasks per block, and the schedule's
+// arrays grow by B/(b/16) over the nonzeros. 16 bytes left one task per
+// block of 1024 threads (a 2 GB schedule for 500K nonzeros); from 1 KiB the
+// growth is at most 16x, and every GPU has at least 16 KiB per block.
+const minBudget = 1 << 10
+
+const minBudgetWhy = "below 1KiB a block that does not fit is split into blocks of a few tasks, each padded to the block size"
+
+// parseBytes reads a size such as 49152, 48K, 48KiB, 48KB, 1MiB or 2GiB; every
 // unit is binary (a GPU's "48 KB" of shared memory is 49152 bytes).
 func parseBytes(s string) (int64, error) {
 	t := strings.TrimSpace(s)
@@ -74,22 +84,27 @@ func parseBytes(s string) (int64, error) {
 		mult = 1 << 10
 	case "m", "mb", "mib":
 		mult = 1 << 20
+	case "g", "gb", "gib":
+		mult = 1 << 30
+	case "t", "tb", "tib":
+		mult = 1 << 40
 	default:
-		return 0, fmt.Errorf("%q: unknown unit %q (want B, KiB or MiB)", s, unit)
+		return 0, fmt.Errorf("%q: unknown unit %q (want B, KiB, MiB, GiB or TiB)", s, unit)
 	}
 	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < 0 || n > math.MaxInt32/mult {
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
 		return 0, fmt.Errorf("%q is not a size in bytes", s)
 	}
 	return n * mult, nil
 }
 
-func newScheduleCmd() *cobra.Command {
+func newScheduleCmd(env environment) *cobra.Command {
 	var in inputFlags
 	var pf partFlags
 	var plan planFlags
 	var method, out, npyDir, textOut string
-	var noCache, clearCache bool
+	var cf cacheFlags
+	var clearCache bool
 	c := &cobra.Command{
 		Use:   "schedule IN",
 		Short: "Build the locality schedule of a matrix: newSchedule, reordered data, shared-memory plan",
@@ -104,9 +119,11 @@ Outputs: -o writes the binary schedule file (checksummed; 'spac inspect'
 reads it), --npy a directory of NumPy .npy arrays plus meta.json, --text a
 plain text listing (for small cases).
 
-Built schedules are cached under $SPAC_CACHE_DIR, else the user cache
-directory (~/.cache/spac/schedules), keyed by the matrix structure and every
-parameter; the next run on the same matrix skips the partitioner.
+Built schedules are cached under --cache-dir ($SPAC_CACHE_DIR, else the user
+cache directory, ~/.cache/spac/schedules), keyed by the matrix structure and
+every parameter; the next run on the same matrix skips the partitioner. The
+cache holds at most --cache-max-size ($SPAC_CACHE_MAX_SIZE, else 2GiB): after
+each store the schedules used least recently (stored or found) are removed.
 --no-cache neither reads nor writes the cache; --clear-cache empties it
 first (alone, without IN, it only empties it).`,
 		Example: `  spac schedule cant.mtx --block-size 256 -o cant.sched
@@ -120,16 +137,13 @@ first (alone, without IN, it only empties it).`,
 			return oneInput(c, args)
 		},
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := cf.check(); err != nil {
+				return err
+			}
 			if clearCache {
-				dir, err := schedule.DefaultCacheDir()
-				if err != nil {
+				if err := cf.clear(c.ErrOrStderr()); err != nil {
 					return err
 				}
-				n, err := (&schedule.Cache{Dir: dir}).Clear()
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(c.ErrOrStderr(), "removed %d cached schedules from %s\n", n, dir)
 				if len(args) == 0 {
 					return nil
 				}
@@ -138,24 +152,14 @@ first (alone, without IN, it only empties it).`,
 			if err != nil {
 				return usageError{err}
 			}
-			if pf.parts != 0 {
+			if pf.given("parts") {
 				return usagef("schedule takes --block-size (threads per block), not --parts: a block runs one part")
-			}
-			bs := pf.blockSize
-			if bs == 0 {
-				bs = 1024
-			}
-			sopts, err := plan.options(bs)
-			if err != nil {
-				return err
 			}
 			if err := pf.validate(); err != nil {
 				return err
 			}
-			if err := checkOutputs(c, "output", "text"); err != nil {
-				return err
-			}
-			if err := checkOutputDir(c, "npy", schedule.CheckNPYDir); err != nil {
+			sopts, err := plan.options(pf.blockSizeOrDefault())
+			if err != nil {
 				return err
 			}
 			data, err := in.load(args[0])
@@ -170,7 +174,7 @@ first (alone, without IN, it only empties it).`,
 			progress := progressTo(in.quiet)
 			fmt.Fprintf(progress, "%s\n", describe(data))
 
-			cache := openScheduleCache(noCache, c.ErrOrStderr())
+			cache := cf.open(c.ErrOrStderr())
 			var partTime, buildTime time.Duration
 			s, cached := cache.Load(data.used, sopts)
 			if cached {
@@ -191,9 +195,6 @@ first (alone, without IN, it only empties it).`,
 			}
 
 			w := c.OutOrStdout()
-			if out == output.Stdout || textOut == output.Stdout {
-				w = c.ErrOrStderr() // standard output carries the schedule
-			}
 			fmt.Fprintf(w, "input            %s\n", data.matrix.Name)
 			printScheduleSummary(w, s)
 			if cached {
@@ -203,11 +204,11 @@ first (alone, without IN, it only empties it).`,
 				fmt.Fprintf(w, "build time       %.3f s (%.1f%% of the partition)\n", buildTime.Seconds(), 100*buildTime.Seconds()/max(partTime.Seconds(), 1e-9))
 			}
 			if out != "" {
-				var size int64
-				if err := output.Write(c.Context(), out, c.OutOrStdout(), func(w io.Writer) (err error) { size, err = s.WriteTo(w); return err }); err != nil {
+				if err := schedule.WriteFile(out, s); err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "schedule file    %s (%d bytes)\n", out, size)
+				fi, _ := os.Stat(out)
+				fmt.Fprintf(w, "schedule file    %s (%d bytes)\n", out, fileSize(fi))
 			}
 			if npyDir != "" {
 				if err := schedule.ExportNPY(npyDir, s); err != nil {
@@ -216,7 +217,7 @@ first (alone, without IN, it only empties it).`,
 				fmt.Fprintf(w, "npy arrays       %s/\n", strings.TrimSuffix(npyDir, "/"))
 			}
 			if textOut != "" {
-				if err := output.Write(c.Context(), textOut, c.OutOrStdout(), func(w io.Writer) error { return schedule.WriteText(w, s) }); err != nil {
+				if err := atomicfile.Write(textOut, func(w io.Writer) error { return schedule.WriteText(w, s) }); err != nil {
 					return err
 				}
 				fmt.Fprintf(w, "text listing     %s\n", textOut)
@@ -231,30 +232,11 @@ first (alone, without IN, it only empties it).`,
 	c.Flags().StringVarP(&out, "output", "o", "", "write the binary schedule file here")
 	c.Flags().StringVar(&npyDir, "npy", "", "write the arrays as NumPy .npy files (and meta.json) into this directory")
 	c.Flags().StringVar(&textOut, "text", "", "write a plain text listing of the schedule here (for small cases)")
-	c.Flags().BoolVar(&noCache, "no-cache", false, "neither read nor write the schedule cache")
+	cf.register(c, env)
+	pf.maxBlock, pf.blockWhy = gpu.MaxBlockSize, "threads of a CUDA block"
+	c.Flags().Lookup("block-size").Usage = "threads per block B, 1 to 1024 (a CUDA block's most): parts of at most B nonzeros (default 1024)"
 	c.Flags().BoolVar(&clearCache, "clear-cache", false, "empty the schedule cache first; without IN, only that")
 	return c
-}
-
-// openScheduleCache is the schedule cache, or nil under --no-cache or,
-// with a warning, when there is no cache directory.
-func openScheduleCache(noCache bool, warn io.Writer) *schedule.Cache {
-	if noCache {
-		return nil
-	}
-	dir, err := schedule.DefaultCacheDir()
-	if err != nil {
-		fmt.Fprintf(warn, "spac: warning: %v; running without the schedule cache\n", err)
-		return nil
-	}
-	return &schedule.Cache{Dir: dir, Warn: warn}
-}
-
-// storeSchedule keeps s in the cache, if there is one; a failure only warns.
-func storeSchedule(cache *schedule.Cache, s *schedule.Schedule, warn io.Writer) {
-	if err := cache.Store(s); err != nil {
-		fmt.Fprintf(warn, "spac: warning: the schedule was not cached: %v\n", err)
-	}
 }
 
 // buildSchedule partitions data with the named method (the partition flags
@@ -274,6 +256,13 @@ func buildSchedule(ctx context.Context, method string, data *input, pf *partFlag
 	}
 	s, err := schedule.Build(data.used, p, sopts)
 	return s, met, err
+}
+
+func fileSize(fi os.FileInfo) int64 {
+	if fi == nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 // scheduleParams records the method and every setting that changes the

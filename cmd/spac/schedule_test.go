@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,6 +90,14 @@ func flip(data []byte, i int) []byte {
 func TestScheduleUsage(t *testing.T) {
 	t.Setenv("SPAC_CACHE_DIR", t.TempDir())
 	in := writeFile(t, "a.mtx", small)
+	// 256 nonzeros in distinct rows and columns: a block of 256 needs 2 KiB
+	// for y alone in fp64.
+	var diag strings.Builder
+	diag.WriteString("%%MatrixMarket matrix coordinate real general\n256 256 256\n")
+	for i := 1; i <= 256; i++ {
+		fmt.Fprintf(&diag, "%d %d 1\n", i, i)
+	}
+	wide := writeFile(t, "diag.mtx", diag.String())
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -102,8 +111,8 @@ func TestScheduleUsage(t *testing.T) {
 		{"bad precision", []string{"schedule", in, "--precision", "fp16"}, 2},
 		{"unknown method", []string{"schedule", in, "--method", "magic"}, 2},
 		{"bad order", []string{"schedule", filepath.Join(t.TempDir(), "none.mtx"), "--order", "zigzag"}, 2},
-		{"readonly cannot fit", []string{"schedule", in, "-b", "4", "--smem-budget", "8", "--overflow", "readonly", "--quiet", "--no-cache"}, 1},
-		{"split to fit", []string{"schedule", in, "-b", "4", "--smem-budget", "32", "--overflow", "split", "--quiet", "--no-cache", "--method", "default"}, 0},
+		{"readonly cannot fit", []string{"schedule", wide, "-b", "256", "--smem-budget", "1KiB", "--overflow", "readonly", "--quiet", "--no-cache"}, 1},
+		{"split to fit", []string{"schedule", wide, "-b", "256", "--smem-budget", "1KiB", "--overflow", "split", "--quiet", "--no-cache", "--method", "default"}, 0},
 		{"inspect no file", []string{"inspect"}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,7 +132,8 @@ func TestParseBytes(t *testing.T) {
 	}{
 		{"49152", 49152, true}, {"48KiB", 48 << 10, true}, {"48K", 48 << 10, true}, {"48 KB", 48 << 10, true},
 		{"227kib", 227 << 10, true}, {"1MiB", 1 << 20, true}, {"64B", 64, true},
-		{"", 0, false}, {"KiB", 0, false}, {"12GiB", 0, false}, {"1.5KiB", 0, false}, {"-4", 0, false},
+		{"12GiB", 12 << 30, true}, {"2TiB", 2 << 40, true},
+		{"", 0, false}, {"KiB", 0, false}, {"9000000TiB", 0, false}, {"1PiB", 0, false}, {"1.5KiB", 0, false}, {"-4", 0, false},
 	} {
 		got, err := parseBytes(c.in)
 		if (err == nil) != c.ok || got != c.want {

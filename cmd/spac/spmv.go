@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,7 +15,7 @@ import (
 
 	"github.com/spac-gpu/spac/apps"
 	"github.com/spac-gpu/spac/gpu"
-	"github.com/spac-gpu/spac/internal/output"
+	"github.com/spac-gpu/spac/internal/atomicfile"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
 	"github.com/spac-gpu/spac/spac"
@@ -39,11 +40,11 @@ type spmvFlags struct {
 	title      string
 	budget     string
 	overflow   string
-	noCache    bool
+	cache      cacheFlags
 	genScale   float64
 }
 
-func spmvCommand() *cobra.Command {
+func spmvCommand(env environment) *cobra.Command {
 	var f spmvFlags
 	c := &cobra.Command{
 		Use:   "spmv IN... [--gpu]",
@@ -101,9 +102,9 @@ DIR/speedup.svg and DIR/results.csv; --merge adds rows of earlier
 	fl.StringVar(&f.report, "report", "", "write report.md, speedup.svg and results.csv into this directory")
 	fl.StringArrayVar(&f.merge, "merge", nil, "add the rows of this CSV file (from --format csv or results.csv) to the report; repeatable")
 	fl.StringVar(&f.title, "title", "", "title of the report")
-	fl.StringVar(&f.budget, "smem-budget", "48KiB", "shared memory a block of a schedule may use (at most 48KiB: the kernels do not opt into more)")
+	fl.StringVar(&f.budget, "smem-budget", "48KiB", "shared memory a block of a schedule may use, 1KiB to 48KiB (the kernels do not opt into more)")
 	fl.StringVar(&f.overflow, "overflow", "auto", "when a block's x and y exceed the budget: auto, split or readonly (see 'spac schedule --help')")
-	fl.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the schedule cache")
+	f.cache.register(c, env)
 	fl.Float64Var(&f.genScale, "gen-scale", 1, "gen: inputs: factor on the number of rows of a preset (as 'spac gen --scale')")
 	return c
 }
@@ -149,8 +150,8 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 		if err != nil {
 			return nil, usagef("--block-size %q: want numbers such as 256,512,1024", f.blockSizes)
 		}
-		if err := gpu.CheckBlockSize(b); err != nil {
-			return nil, usagef("--block-size: %v", err)
+		if err := gpuBlockIn("block-size", b); err != nil {
+			return nil, err
 		}
 		st.blockSizes = append(st.blockSizes, b)
 	}
@@ -165,8 +166,14 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 		}
 		st.precisions = append(st.precisions, p)
 	}
-	if f.iters < 1 || f.warmup < 0 || f.cpuIters < 1 {
-		return nil, usagef("--iters %d --warmup %d --cpu-iters %d: want at least 1 timed repetition and no negative warm-up", f.iters, f.warmup, f.cpuIters)
+	if err := firstErr(
+		intIn("iters", f.iters, 1, maxCount, "timed repetitions"),
+		intIn("warmup", f.warmup, 0, maxCount, "untimed runs"),
+		intIn("cpu-iters", f.cpuIters, 1, maxCount, "timed repetitions"),
+		intIn("device", f.device, 0, maxCount, "a GPU ordinal"),
+		floatIn("gen-scale", f.genScale, 0, math.Inf(1), true, "a factor on a preset's rows"),
+	); err != nil {
+		return nil, err
 	}
 	if f.format != "table" && f.format != "csv" && f.format != "json" {
 		return nil, usagef("--format %q: want table, csv or json", f.format)
@@ -177,15 +184,9 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 	if f.in.model != "" && f.in.model != "spmv" {
 		return nil, usagef("--model %s: spmv schedules use the spmv model (a vertex per row and per column)", f.in.model)
 	}
-	if f.genScale <= 0 {
-		return nil, usagef("--gen-scale %g: want a positive factor", f.genScale)
-	}
-	budget, err := parseBytes(f.budget)
+	budget, err := bytesIn("smem-budget", f.budget, minBudget, schedule.DefaultBudget, minBudgetWhy+"; 48KiB is what a block gets without opting in")
 	if err != nil {
-		return nil, usagef("--smem-budget: %v", err)
-	}
-	if budget < 1 || budget > schedule.DefaultBudget {
-		return nil, usagef("--smem-budget %s: want 1 byte to 48KiB, what a block gets without opting in", f.budget)
+		return nil, err
 	}
 	policy, err := schedule.ParseOverflow(f.overflow)
 	if err != nil {
@@ -193,7 +194,7 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 	}
 	// One schedule serves both precisions: an fp64 plan fits fp32.
 	st.sopts = schedule.Options{Budget: int(budget), ValueBytes: 8, Overflow: policy}
-	if err := f.pf.validate(); err != nil {
+	if err := firstErr(f.pf.validate(), f.cache.check()); err != nil {
 		return nil, err
 	}
 	return &st, nil
@@ -208,9 +209,6 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 	}
 	st, err := f.parse()
 	if err != nil {
-		return err
-	}
-	if err := checkOutputDir(c, "report", reportDir); err != nil {
 		return err
 	}
 	progress := progressTo(f.in.quiet)
@@ -247,7 +245,7 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 		}
 	}
 	if f.report != "" {
-		if err := writeSpMVReport(c.Context(), f, results, c.ErrOrStderr()); err != nil {
+		if err := writeSpMVReport(f, results, c.ErrOrStderr()); err != nil {
 			return err
 		}
 	}
@@ -276,7 +274,7 @@ func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, prog
 	fmt.Fprintf(progress, "%s: %d x %d, %d entries to multiply (read in %.1f s)\n", m.Name, m.NRows, m.NCols, used.NNZ(), time.Since(start).Seconds())
 
 	var data *input // the locality graph, built the first time a partition is needed
-	cache := openScheduleCache(f.noCache, progress)
+	cache := f.cache.open(progress)
 	schedFn := func(ctx context.Context, method string, b int) (*schedule.Schedule, error) {
 		sopts := st.sopts
 		sopts.BlockSize = b
@@ -360,10 +358,8 @@ func dedupeRows(rows []apps.Row) []apps.Row {
 }
 
 // writeSpMVReport writes report.md, speedup.svg and results.csv into the
-// report directory (output.WriteFiles: all three complete before any is
-// put in place; other files there stay): this run's rows and those of
-// --merge.
-func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*apps.Result, warn io.Writer) error {
+// report directory: this run's rows and those of --merge.
+func writeSpMVReport(f *spmvFlags, results []*apps.Result, warn io.Writer) error {
 	var rows []apps.Row
 	for _, path := range f.merge {
 		fh, err := os.Open(path)
@@ -396,12 +392,17 @@ func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*apps.Result, 
 			}
 		}
 	}
+	if err := os.MkdirAll(f.report, 0o755); err != nil {
+		return err
+	}
 	merged := []*apps.Result{{Rows: rows}}
-	if err := output.WriteFiles(ctx, f.report, []output.File{
-		{Name: "results.csv", Fill: func(w io.Writer) error { return apps.WriteCSV(w, merged, true) }},
-		{Name: "speedup.svg", Fill: func(w io.Writer) error { return apps.WriteSpeedupSVG(w, rows) }},
-		{Name: "report.md", Fill: func(w io.Writer) error { return apps.WriteReport(w, rows, meta) }},
-	}); err != nil {
+	if err := atomicfile.Write(filepath.Join(f.report, "results.csv"), func(w io.Writer) error { return apps.WriteCSV(w, merged, true) }); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(filepath.Join(f.report, "speedup.svg"), func(w io.Writer) error { return apps.WriteSpeedupSVG(w, rows) }); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(filepath.Join(f.report, "report.md"), func(w io.Writer) error { return apps.WriteReport(w, rows, meta) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(warn, "wrote %s/report.md, speedup.svg and results.csv (%d rows)\n", strings.TrimSuffix(f.report, "/"), len(rows))

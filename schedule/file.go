@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -12,7 +13,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"github.com/spac-gpu/spac/internal/atomicfile"
+	"github.com/spac-gpu/spac/internal/output"
 	"github.com/spac-gpu/spac/matrices"
 )
 
@@ -271,10 +272,12 @@ func (s *Schedule) writePayload(w io.Writer) {
 	sw.end()
 }
 
-// WriteFile writes the schedule to path atomically: a reader sees the old
-// file or the whole new one.
+// WriteFile writes the schedule to path as output.Write does: a regular
+// file is replaced atomically (a reader sees the old file or the whole new
+// one), a device, FIFO or symbolic link's target is written through, and
+// "-" writes standard output.
 func WriteFile(path string, s *Schedule) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
+	return output.Write(context.Background(), path, os.Stdout, func(w io.Writer) error {
 		_, err := s.WriteTo(w)
 		return err
 	})

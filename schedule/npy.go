@@ -2,17 +2,17 @@ package schedule
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 
-	"github.com/spac-gpu/spac/internal/atomicfile"
+	"github.com/spac-gpu/spac/internal/output"
 )
 
 // NumPy dtype descriptors the exports use.
@@ -211,61 +211,57 @@ type Meta struct {
 	PaddingComment string  `json:"layout"`
 }
 
-// ExportNPY writes the schedule's arrays into dir (created if needed) as
-// .npy files, one per array, each written atomically, plus meta.json:
-// newSchedule, rows, cols, vals, xlocal, ylocal (slots, padded to
-// blocks*B), block_part, block_offsets, xunique with xunique_offsets,
-// yunique with yunique_offsets and yshared. Local addresses are '<u2'
-// (see AddrBytes); vals.npy is left out when the schedule has no values.
+// ExportNPY writes the schedule's arrays into the directory dir as .npy
+// files, one per array, plus meta.json: newSchedule, rows, cols, vals,
+// xlocal, ylocal (slots, padded to blocks*B), block_part, block_offsets,
+// xunique with xunique_offsets, yunique with yunique_offsets and yshared.
+// Local addresses are '<u2' (see AddrBytes); vals.npy is left out when the
+// schedule has no values. The set is written into a temporary sibling
+// directory and swapped in as a whole (output.WriteDir): a reader, or a run
+// killed at any point, sees the old set or the new one, never arrays of two
+// schedules. dir's parent must exist; an existing dir must hold nothing but
+// NPYFiles (CheckNPYDir).
 func ExportNPY(dir string, s *Schedule) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	i32 := func(name string, a []int32) output.File {
+		return output.File{Name: name, Fill: func(w io.Writer) error { return WriteNPYInt32(w, a) }}
+	}
+	local := func(name string, a []int32) output.File {
+		return output.File{Name: name, Fill: func(w io.Writer) error { return WriteNPYUint16(w, a) }}
+	}
+	files := []output.File{
+		i32("newSchedule.npy", s.NewSchedule),
+		i32("block_part.npy", s.BlockPart),
+		i32("block_offsets.npy", s.BlockOffsets),
+		i32("rows.npy", s.Rows),
+		i32("cols.npy", s.Cols),
+	}
+	if s.Vals != nil {
+		files = append(files, output.File{Name: "vals.npy", Fill: func(w io.Writer) error { return WriteNPYFloat64(w, s.Vals) }})
+	}
+	files = append(files,
+		local("xlocal.npy", s.XLocal),
+		local("ylocal.npy", s.YLocal),
+		i32("xunique_offsets.npy", s.XOffsets),
+		i32("xunique.npy", s.XUnique),
+		i32("yunique_offsets.npy", s.YOffsets),
+		i32("yunique.npy", s.YUnique),
+		output.File{Name: "yshared.npy", Fill: func(w io.Writer) error { return WriteNPYUint8(w, s.YShared) }},
+		output.File{Name: "meta.json", Fill: func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(s.meta())
+		}},
+	)
+	if err := output.WriteDir(context.Background(), dir, isNPYFile, files); err != nil {
 		return fmt.Errorf("exporting .npy files: %w", err)
-	}
-	put := func(name string, fill func(w io.Writer) error) error {
-		return atomicfile.Write(filepath.Join(dir, name), fill)
-	}
-	i32 := func(name string, a []int32) error {
-		return put(name, func(w io.Writer) error { return WriteNPYInt32(w, a) })
-	}
-	local := func(name string, a []int32) error {
-		return put(name, func(w io.Writer) error { return WriteNPYUint16(w, a) })
-	}
-	steps := []func() error{
-		func() error { return i32("newSchedule.npy", s.NewSchedule) },
-		func() error { return i32("block_part.npy", s.BlockPart) },
-		func() error { return i32("block_offsets.npy", s.BlockOffsets) },
-		func() error { return i32("rows.npy", s.Rows) },
-		func() error { return i32("cols.npy", s.Cols) },
-		func() error {
-			if s.Vals == nil {
-				return nil
-			}
-			return put("vals.npy", func(w io.Writer) error { return WriteNPYFloat64(w, s.Vals) })
-		},
-		func() error { return local("xlocal.npy", s.XLocal) },
-		func() error { return local("ylocal.npy", s.YLocal) },
-		func() error { return i32("xunique_offsets.npy", s.XOffsets) },
-		func() error { return i32("xunique.npy", s.XUnique) },
-		func() error { return i32("yunique_offsets.npy", s.YOffsets) },
-		func() error { return i32("yunique.npy", s.YUnique) },
-		func() error {
-			return put("yshared.npy", func(w io.Writer) error { return WriteNPYUint8(w, s.YShared) })
-		},
-		func() error {
-			return put("meta.json", func(w io.Writer) error {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				return enc.Encode(s.meta())
-			})
-		},
-	}
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return fmt.Errorf("exporting .npy files to %s: %w", dir, err)
-		}
 	}
 	return nil
 }
+
+// CheckNPYDir reports, before any work, whether ExportNPY could write dir.
+func CheckNPYDir(dir string) error { return output.CheckDir(dir, isNPYFile) }
+
+func isNPYFile(name string) bool { return slices.Contains(NPYFiles, name) }
 
 func (s *Schedule) meta() Meta {
 	return Meta{Version: Version, Rows: s.NRows, Cols: s.NCols, NNZ: s.NNZ, BlockSize: s.BlockSize,

@@ -16,7 +16,7 @@ import (
 
 	"github.com/spac-gpu/spac/apps/cfd"
 	"github.com/spac-gpu/spac/gpu"
-	"github.com/spac-gpu/spac/internal/atomicfile"
+	"github.com/spac-gpu/spac/internal/output"
 	"github.com/spac-gpu/spac/spac"
 )
 
@@ -581,6 +581,9 @@ gives the same mesh bit for bit.`,
 			if _, ok := cfd.LookupPreset(args[0]); !ok && !strings.HasPrefix(args[0], "mesh:") {
 				return usagef("%q is neither a preset (%s) nor a mesh: spec", args[0], strings.Join(cfd.PresetNames(), ", "))
 			}
+			if err := checkOutputs(c, "output"); err != nil {
+				return err
+			}
 			m, _, err := cfdLoadMesh(args[0], seed, noShuffle)
 			if err != nil {
 				return err
@@ -595,11 +598,11 @@ gives the same mesh bit for bit.`,
 				}
 				return zw.Close()
 			}
-			if out == "-" {
-				return write(c.OutOrStdout())
-			}
-			if err := atomicfile.Write(out, write); err != nil {
+			if err := output.Write(c.Context(), out, c.OutOrStdout(), write); err != nil {
 				return err
+			}
+			if out == output.Stdout {
+				return nil
 			}
 			fmt.Fprintf(os.Stderr, "wrote %s: %d elements (%s)\n", out, m.N, m.Name)
 			return nil

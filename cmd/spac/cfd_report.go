@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -8,14 +9,13 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/spac-gpu/spac/internal/atomicfile"
+	"github.com/spac-gpu/spac/internal/output"
 )
 
 func cfdReportCommand() *cobra.Command {
@@ -46,7 +46,10 @@ each from any mesh, precision and block sizes) and write into DIR:
 			if out == "" {
 				return usagef("cfd report needs -o DIR")
 			}
-			return runCFDReport(args, out, title, c.ErrOrStderr())
+			if err := checkOutputDir(c, "output", reportDir); err != nil {
+				return err
+			}
+			return runCFDReport(c.Context(), args, out, title, c.ErrOrStderr())
 		},
 	}
 	c.Flags().StringVarP(&out, "output", "o", "", "directory to write report.md, fig14.svg and results.csv into")
@@ -211,16 +214,16 @@ func groupCFDResults(rows []cfdResult) []*cfdGroup {
 	return groups
 }
 
-func runCFDReport(paths []string, dir, title string, log io.Writer) error {
+// runCFDReport writes the report into dir (output.WriteFiles: all three
+// complete before any is put in place; the CSV inputs and logs that
+// scripts/cfd-sweep.sh keeps there stay).
+func runCFDReport(ctx context.Context, paths []string, dir, title string, log io.Writer) error {
 	header, rows, err := readCFDResults(paths)
 	if err != nil {
 		return err
 	}
 	groups := groupCFDResults(rows)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	if err := atomicfile.Write(filepath.Join(dir, "results.csv"), func(w io.Writer) error {
+	writeCSV := func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		cw.Write(header)
 		for _, r := range rows {
@@ -228,13 +231,12 @@ func runCFDReport(paths []string, dir, title string, log io.Writer) error {
 		}
 		cw.Flush()
 		return cw.Error()
+	}
+	if err := output.WriteFiles(ctx, dir, []output.File{
+		{Name: "results.csv", Fill: writeCSV},
+		{Name: "fig14.svg", Fill: func(w io.Writer) error { return writeCFDPlot(w, groups) }},
+		{Name: "report.md", Fill: func(w io.Writer) error { return writeCFDReport(w, groups, rows, title) }},
 	}); err != nil {
-		return err
-	}
-	if err := atomicfile.Write(filepath.Join(dir, "fig14.svg"), func(w io.Writer) error { return writeCFDPlot(w, groups) }); err != nil {
-		return err
-	}
-	if err := atomicfile.Write(filepath.Join(dir, "report.md"), func(w io.Writer) error { return writeCFDReport(w, groups, rows, title) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "wrote %s/report.md, fig14.svg and results.csv (%d GPU runs)\n", strings.TrimSuffix(dir, "/"), len(rows))

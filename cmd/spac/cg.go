@@ -277,6 +277,9 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputs(c, "schedule-to"); err != nil {
+		return err
+	}
 	progress := progressTo(f.in.quiet)
 	coo, used, err := loadSpMVMatrix(path, &f.in, f.pf.seed, f.genScale)
 	if err != nil {

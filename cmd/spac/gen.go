@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/spac-gpu/spac/internal/atomicfile"
+	"github.com/spac-gpu/spac/internal/output"
 	"github.com/spac-gpu/spac/matrices"
 )
 
@@ -48,15 +48,18 @@ stencil2d, stencil3d, circuit, fem; see --list for their keys.`,
 			if err := floatIn("scale", scale, 0, math.Inf(1), true, "a factor on a preset's rows; the generators' row and entry limits apply"); err != nil {
 				return err
 			}
+			if err := checkOutputs(c, "output"); err != nil {
+				return err
+			}
 			m, err := generate(args[0], scale, seed)
 			if err != nil {
 				return err
 			}
-			if out == "-" {
-				return matrices.WriteMatrixMarket(c.OutOrStdout(), m)
-			}
-			if err := atomicfile.Write(out, func(w io.Writer) error { return matrices.WriteMatrixMarket(w, m) }); err != nil {
+			if err := output.Write(c.Context(), out, c.OutOrStdout(), func(w io.Writer) error { return matrices.WriteMatrixMarket(w, m) }); err != nil {
 				return err
+			}
+			if out == output.Stdout {
+				return nil
 			}
 			fmt.Fprintf(os.Stderr, "wrote %s: %d x %d, %d stored entries (%s)\n", out, m.NRows, m.NCols, m.NNZ(), m.Symmetry)
 			return nil

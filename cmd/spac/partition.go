@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/spac-gpu/spac/internal/atomicfile"
+	"github.com/spac-gpu/spac/internal/output"
 	"github.com/spac-gpu/spac/spac"
 	"github.com/spac-gpu/spac/transform"
 )
@@ -216,6 +216,9 @@ symmetric entries follow the stored entry they mirror).`,
 			if err := pf.validate(); err != nil {
 				return err
 			}
+			if err := checkOutputs(c, "assignment"); err != nil {
+				return err
+			}
 			data, err := in.load(args[0])
 			if err != nil {
 				return err
@@ -231,11 +234,15 @@ symmetric entries follow the stored entry they mirror).`,
 				return err
 			}
 			if assignment != "" {
-				if err := atomicfile.Write(assignment, func(w io.Writer) error { return writeAssignment(w, data, p) }); err != nil {
+				if err := output.Write(c.Context(), assignment, c.OutOrStdout(), func(w io.Writer) error { return writeAssignment(w, data, p) }); err != nil {
 					return err
 				}
 			}
-			printSummary(c.OutOrStdout(), data, met)
+			summary := c.OutOrStdout()
+			if assignment == output.Stdout {
+				summary = c.ErrOrStderr() // standard output carries the assignment
+			}
+			printSummary(summary, data, met)
 			return nil
 		},
 	}

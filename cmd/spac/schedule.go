@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -13,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spac-gpu/spac/gpu"
-	"github.com/spac-gpu/spac/internal/atomicfile"
+	"github.com/spac-gpu/spac/internal/output"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
 	"github.com/spac-gpu/spac/spac"
@@ -162,6 +161,12 @@ first (alone, without IN, it only empties it).`,
 			if err != nil {
 				return err
 			}
+			if err := checkOutputs(c, "output", "text"); err != nil {
+				return err
+			}
+			if err := checkOutputDir(c, "npy", schedule.CheckNPYDir); err != nil {
+				return err
+			}
 			data, err := in.load(args[0])
 			if err != nil {
 				return err
@@ -195,6 +200,9 @@ first (alone, without IN, it only empties it).`,
 			}
 
 			w := c.OutOrStdout()
+			if out == output.Stdout || textOut == output.Stdout {
+				w = c.ErrOrStderr() // standard output carries the schedule
+			}
 			fmt.Fprintf(w, "input            %s\n", data.matrix.Name)
 			printScheduleSummary(w, s)
 			if cached {
@@ -204,11 +212,11 @@ first (alone, without IN, it only empties it).`,
 				fmt.Fprintf(w, "build time       %.3f s (%.1f%% of the partition)\n", buildTime.Seconds(), 100*buildTime.Seconds()/max(partTime.Seconds(), 1e-9))
 			}
 			if out != "" {
-				if err := schedule.WriteFile(out, s); err != nil {
+				var size int64
+				if err := output.Write(c.Context(), out, c.OutOrStdout(), func(w io.Writer) (err error) { size, err = s.WriteTo(w); return err }); err != nil {
 					return err
 				}
-				fi, _ := os.Stat(out)
-				fmt.Fprintf(w, "schedule file    %s (%d bytes)\n", out, fileSize(fi))
+				fmt.Fprintf(w, "schedule file    %s (%d bytes)\n", out, size)
 			}
 			if npyDir != "" {
 				if err := schedule.ExportNPY(npyDir, s); err != nil {
@@ -217,7 +225,7 @@ first (alone, without IN, it only empties it).`,
 				fmt.Fprintf(w, "npy arrays       %s/\n", strings.TrimSuffix(npyDir, "/"))
 			}
 			if textOut != "" {
-				if err := atomicfile.Write(textOut, func(w io.Writer) error { return schedule.WriteText(w, s) }); err != nil {
+				if err := output.Write(c.Context(), textOut, c.OutOrStdout(), func(w io.Writer) error { return schedule.WriteText(w, s) }); err != nil {
 					return err
 				}
 				fmt.Fprintf(w, "text listing     %s\n", textOut)
@@ -256,13 +264,6 @@ func buildSchedule(ctx context.Context, method string, data *input, pf *partFlag
 	}
 	s, err := schedule.Build(data.used, p, sopts)
 	return s, met, err
-}
-
-func fileSize(fi os.FileInfo) int64 {
-	if fi == nil {
-		return 0
-	}
-	return fi.Size()
 }
 
 // scheduleParams records the method and every setting that changes the

@@ -15,7 +15,7 @@ import (
 
 	"github.com/spac-gpu/spac/apps"
 	"github.com/spac-gpu/spac/gpu"
-	"github.com/spac-gpu/spac/internal/atomicfile"
+	"github.com/spac-gpu/spac/internal/output"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
 	"github.com/spac-gpu/spac/spac"
@@ -211,6 +211,9 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputDir(c, "report", reportDir); err != nil {
+		return err
+	}
 	progress := progressTo(f.in.quiet)
 	var results []*apps.Result
 	var gpuErr error
@@ -245,7 +248,7 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 		}
 	}
 	if f.report != "" {
-		if err := writeSpMVReport(f, results, c.ErrOrStderr()); err != nil {
+		if err := writeSpMVReport(c.Context(), f, results, c.ErrOrStderr()); err != nil {
 			return err
 		}
 	}
@@ -358,8 +361,10 @@ func dedupeRows(rows []apps.Row) []apps.Row {
 }
 
 // writeSpMVReport writes report.md, speedup.svg and results.csv into the
-// report directory: this run's rows and those of --merge.
-func writeSpMVReport(f *spmvFlags, results []*apps.Result, warn io.Writer) error {
+// report directory (output.WriteFiles: all three complete before any is
+// put in place; other files there stay): this run's rows and those of
+// --merge.
+func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*apps.Result, warn io.Writer) error {
 	var rows []apps.Row
 	for _, path := range f.merge {
 		fh, err := os.Open(path)
@@ -392,17 +397,12 @@ func writeSpMVReport(f *spmvFlags, results []*apps.Result, warn io.Writer) error
 			}
 		}
 	}
-	if err := os.MkdirAll(f.report, 0o755); err != nil {
-		return err
-	}
 	merged := []*apps.Result{{Rows: rows}}
-	if err := atomicfile.Write(filepath.Join(f.report, "results.csv"), func(w io.Writer) error { return apps.WriteCSV(w, merged, true) }); err != nil {
-		return err
-	}
-	if err := atomicfile.Write(filepath.Join(f.report, "speedup.svg"), func(w io.Writer) error { return apps.WriteSpeedupSVG(w, rows) }); err != nil {
-		return err
-	}
-	if err := atomicfile.Write(filepath.Join(f.report, "report.md"), func(w io.Writer) error { return apps.WriteReport(w, rows, meta) }); err != nil {
+	if err := output.WriteFiles(ctx, f.report, []output.File{
+		{Name: "results.csv", Fill: func(w io.Writer) error { return apps.WriteCSV(w, merged, true) }},
+		{Name: "speedup.svg", Fill: func(w io.Writer) error { return apps.WriteSpeedupSVG(w, rows) }},
+		{Name: "report.md", Fill: func(w io.Writer) error { return apps.WriteReport(w, rows, meta) }},
+	}); err != nil {
 		return err
 	}
 	fmt.Fprintf(warn, "wrote %s/report.md, speedup.svg and results.csv (%d rows)\n", strings.TrimSuffix(f.report, "/"), len(rows))

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/spac-gpu/spac/internal/output"
+)
+
+// checkOutputs checks the output files named by the given flags of c right
+// after flag parsing, before any work (output.Check): a path that cannot be
+// written is a usage error naming the flag, the path and the fix. At most
+// one of them may be "-", standard output.
+func checkOutputs(c *cobra.Command, flags ...string) error {
+	stdout := ""
+	for _, name := range flags {
+		path := c.Flags().Lookup(name).Value.String()
+		if path == "" {
+			continue
+		}
+		if path == output.Stdout {
+			if stdout != "" {
+				return usagef("--%s - and --%s - both write standard output; give one of them a file", stdout, name)
+			}
+			stdout = name
+		}
+		if err := output.Check(path); err != nil {
+			return usagef("--%s %v", name, err)
+		}
+	}
+	return nil
+}
+
+// checkOutputDir checks a directory output flag of c the same way with
+// check (output.CheckDir with what the directory may hold, or
+// schedule.CheckNPYDir).
+func checkOutputDir(c *cobra.Command, flag string, check func(dir string) error) error {
+	path := c.Flags().Lookup(flag).Value.String()
+	if path == "" {
+		return nil
+	}
+	if err := check(path); err != nil {
+		return usagef("--%s %v", flag, err)
+	}
+	return nil
+}
+
+// reportDir is the check of a directory that a report is written into.
+func reportDir(dir string) error { return output.CheckDir(dir, nil) }

@@ -36,6 +36,11 @@ func CheckDir(dir string, owned func(name string) bool) error {
 	if err != nil {
 		return err
 	}
+	if fi != nil && owned != nil {
+		if err := checkOwned(dir, real, owned); err != nil {
+			return err
+		}
+	}
 	if fi == nil || owned != nil {
 		return checkParent(dir, filepath.Dir(real), "spac creates the directory there")
 	}
@@ -120,7 +125,7 @@ func WriteDir(ctx context.Context, dir string, owned func(name string) bool, fil
 	case err != nil:
 		return err
 	default:
-		if err := checkOwned(dir, real, owned); err != nil {
+		if err := checkOwned(dir, real, owned); err != nil { // again: CheckDir may have run long ago
 			return err
 		}
 	}

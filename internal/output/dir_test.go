@@ -91,6 +91,7 @@ func TestWriteDirRefuses(t *testing.T) {
 		filepath.Join(parent, "no", "set"): "mkdir -p",
 		"-":                                "not standard output",
 		filepath.Join(dir, "thesis.tex"):   "not a directory",
+		dir:                                "holds thesis.tex",
 	} {
 		if err := CheckDir(path, owned); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("CheckDir(%s) = %v, want %q", path, err, want)

@@ -245,14 +245,14 @@ func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions, maxDim int) (
 				st.add(id[k], lr.line)
 			}
 		}
-		u = append(u, int32(id[0]))
-		v = append(v, int32(id[1]))
+		u = push(u, int32(id[0]))
+		v = push(v, int32(id[1]))
 		if nf == 3 {
 			x, err := edgeWeight(lr, f[2])
 			if err != nil {
 				return nil, err
 			}
-			w = append(w, x)
+			w = push(w, x)
 		}
 	}
 	if err := lr.failure(); err != nil {

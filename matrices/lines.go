@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"math/bits"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -486,6 +487,17 @@ func preallocCap(n int64, size int64, minBytes int64) int {
 		limit = 0
 	}
 	return int(limit)
+}
+
+// push appends x to s, doubling the capacity when s is full. append grows
+// large slices by a quarter at a time, which allocates five times the
+// final size in all; doubling allocates twice, and keeps what a reader
+// allocates within its bound per input byte.
+func push[T any](s []T, x T) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, max(len(s), 1024))
+	}
+	return append(s, x)
 }
 
 // grown returns a capacity for appending past c entries towards a total of

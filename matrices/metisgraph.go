@@ -105,7 +105,7 @@ func readMETISGraph(lr *lineReader, size int64) (*COO, error) {
 			continue
 		}
 		u := int32(len(lines))
-		lines = append(lines, int32(min(lr.line, math.MaxInt32)))
+		lines = push(lines, int32(min(lr.line, math.MaxInt32)))
 		i := 0
 		for k := range skip {
 			tok, j := token(line, i)
@@ -131,7 +131,7 @@ func readMETISGraph(lr *lineReader, size int64) (*COO, error) {
 			if v == u {
 				return nil, lr.errorf("expected no self-loop, got vertex %d listing itself", u+1)
 			}
-			adj = append(adj, v)
+			adj = push(adj, v)
 			i = j
 			if hasEW {
 				tok, j = token(line, i)
@@ -142,11 +142,11 @@ func readMETISGraph(lr *lineReader, size int64) (*COO, error) {
 				if !ok || x > 1<<53 {
 					return nil, lr.errorf("expected the weight of the edge %d-%d (a non-negative integer), got %s", u+1, v+1, quote(tok))
 				}
-				wt = append(wt, float64(x))
+				wt = push(wt, float64(x))
 				i = j
 			}
 		}
-		off = append(off, len(adj))
+		off = push(off, len(adj))
 	}
 	for {
 		line, ok := lr.next()
@@ -217,20 +217,24 @@ func checkSymmetric(lr *lineReader, off []int, adj []int32, wt []float64, lines 
 	if wt != nil {
 		twt = make([]float64, len(adj))
 	}
-	next := slices.Clone(toff[:n])
+	// Fill with toff[v] as the cursor of list v, which leaves it at the
+	// start of list v+1; then shift back. No second array of n offsets.
 	for u := range n {
 		for k := off[u]; k < off[u+1]; k++ {
 			v := adj[k]
-			tadj[next[v]] = int32(u)
+			tadj[toff[v]] = int32(u)
 			if wt != nil {
-				twt[next[v]] = wt[k]
+				twt[toff[v]] = wt[k]
 			}
-			next[v]++
+			toff[v]++
 		}
 	}
-	next = nil
+	copy(toff[1:], toff[:n])
+	toff[0] = 0
 	mark := make([]int32, n)
-	at := make([]int, n) // where in adj the marked neighbour is, for its weight
+	// Where in its list the marked neighbour is, for its weight: an int32
+	// suffices, a list being one line of at most maxLineLen bytes.
+	at := make([]int32, n)
 	for v := range n {
 		for k := off[v]; k < off[v+1]; k++ {
 			u := adj[k]
@@ -238,15 +242,15 @@ func checkSymmetric(lr *lineReader, off []int, adj []int32, wt []float64, lines 
 				return lr.errorAt(int(lines[v]), "expected each neighbour once, got vertex %d listing %d twice", v+1, u+1)
 			}
 			mark[u] = int32(v) + 1
-			at[u] = k
+			at[u] = int32(k - off[v])
 		}
 		for k := toff[v]; k < toff[v+1]; k++ {
 			u := tadj[k]
 			if mark[u] != int32(v)+1 {
 				return lr.errorAt(int(lines[u]), "expected a symmetric adjacency, got vertex %d listing %d while vertex %d (line %d) does not list %d", u+1, v+1, v+1, lines[v], u+1)
 			}
-			if wt != nil && wt[at[u]] != twt[k] {
-				return lr.errorAt(int(lines[u]), "expected the same weight at both ends of edge %d-%d, got %v here and %v at vertex %d (line %d)", u+1, v+1, twt[k], wt[at[u]], v+1, lines[v])
+			if w := off[v] + int(at[u]); wt != nil && wt[w] != twt[k] {
+				return lr.errorAt(int(lines[u]), "expected the same weight at both ends of edge %d-%d, got %v here and %v at vertex %d (line %d)", u+1, v+1, twt[k], wt[w], v+1, lines[v])
 			}
 		}
 	}

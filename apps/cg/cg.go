@@ -192,12 +192,20 @@ type Result struct {
 	Iterations int       `json:"iterations"`
 	Stop       Stop      `json:"stop"`
 	Reason     string    `json:"reason"`
-	Residual   float64   `json:"residual"` // ||r|| / ||b|| of the recursive residual
-	History    []float64 `json:"history"`  // the residual before the first iteration and after each
+	Residual   float64   `json:"residual"`          // ||r|| / ||b|| of the recursive residual
+	History    []float64 `json:"history,omitempty"` // the residual before the first iteration and after each (spac cg: with --history)
 	X          []float64 `json:"-"`
 
-	Total    time.Duration `json:"total_ns"` // wall time from the start to the answer, the background's end included
-	SpMVTime time.Duration `json:"spmv_ns"`  // the products' time, as Segment.SpMV
+	Total time.Duration `json:"total_ns"` // wall time from the start to the answer, the background's end included
+	// SpMVTime is the products' time, as Segment.SpMV: the timed products
+	// as measured, the others at the median of their kernel's. It is an
+	// estimate on other clocks than Total (CUDA events, not the host's
+	// wall clock) and can exceed it: on the GPU a timed product runs alone
+	// (the iterations before it drained), so its events likely take in
+	// the launch gap, while the untimed ones run back to back in CUDA
+	// graphs, faster than that median. Options.TimeAll measures every
+	// product, and then SpMVTime is a sum of measurements.
+	SpMVTime time.Duration `json:"spmv_ns"`
 	Segments []Segment     `json:"segments"`
 	// SwitchIter is the first iteration run with the SPAC kernel (0: none);
 	// SPACKept says whether it stayed after its probe.

@@ -66,7 +66,9 @@ print: why it stopped, iterations, the final residual (recursive, and the
 true ||b - A x|| / ||b||), total time, time in the products, mean time of an
 iteration before and after the switch to the SPAC kernel, the iteration of
 the switch, and the partitioner's own time. --history prints the residual
-after every iteration.
+after every iteration (and puts the history in the JSON, which otherwise
+carries the summary). A solve that does not converge exits with status 1
+after its report, saying how far it got.
 
 Schedules (the SpMV of every iteration; --schedule takes a comma-separated
 list too, solved in turn in every run, with one report per mode):
@@ -152,7 +154,7 @@ queued without waiting for each other.`,
 	fl.IntVar(&f.repeat, "repeat", 0, "run this many products y = A x instead of solving")
 	fl.IntVar(&f.runs, "runs", 1, "solve (or --repeat) this many times in this process and report the run with the median total (min and max beside it); with more than one the schedule cache is off, so that SPAC-adapt partitions afresh in every run (the spac mode partitions once, before the first)")
 	f.cache.register(c, env)
-	fl.BoolVar(&f.history, "history", false, "table: print the residual after every iteration")
+	fl.BoolVar(&f.history, "history", false, "print the residual after every iteration (table), or add it to the JSON")
 	fl.Float64Var(&f.genScale, "gen-scale", 1, "gen: inputs: factor on the number of rows of a preset (as 'spac gen --scale')")
 	return c
 }
@@ -268,8 +270,13 @@ type cgReport struct {
 	// where the iteration count varies from run to run (an ill-conditioned
 	// matrix, where the summation order decides), the median total mixes
 	// counts, and this compares the modes' speed.
-	MedianIterationNS int64      `json:"median_iteration_ns"`
-	Result            *cg.Result `json:"result"`
+	MedianIterationNS int64 `json:"median_iteration_ns"`
+	// The spread of total / iterations over the runs: a difference between
+	// modes within it is not settled by one process (scripts/cg-bench.sh
+	// pairs runs for that).
+	MinIterationNS int64      `json:"min_iteration_ns"`
+	MaxIterationNS int64      `json:"max_iteration_ns"`
+	Result         *cg.Result `json:"result"`
 }
 
 func runCG(c *cobra.Command, path string, f *cgFlags) error {
@@ -342,13 +349,16 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	}
 
 	src, loadCached := cgScheduleSource(f, st, coo, used, progress)
-	ms := &cgModes{c: c, path: path, f: f, st: st, eng: eng, kernelOp: kernelOp, src: src, used: used, progress: progress}
+	ms := &cgModes{c: c, path: path, f: f, st: st, eng: eng, kernelOp: kernelOp, src: src, load: loadCached, used: used, progress: progress}
 	// SPAC-adapt takes a schedule cached by an earlier command, not the
 	// one the spac mode is about to store.
 	if slices.Contains(st.modes, "adapt") {
 		ms.cached, _ = loadCached()
 	}
 	ctx := c.Context()
+	if err := ms.trialBeforePartition(ctx, b, label); err != nil {
+		return err
+	}
 	reps := make([]*cgReport, len(st.modes))
 	optsOf := make([]cg.Options, len(st.modes))
 	for i, mode := range st.modes {
@@ -399,6 +409,9 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 		res := rs[(len(rs)-1)/2]
 		rep.Runs, rep.MinTotalNS, rep.MaxTotalNS = len(rs), int64(rs[0].Total), int64(rs[len(rs)-1].Total)
 		rep.MedianIterationNS = medianIteration(rs)
+		if per := iterationTimes(rs); len(per) > 0 {
+			rep.MinIterationNS, rep.MaxIterationNS = per[0], per[len(per)-1]
+		}
 		rep.Result = res
 		if rep.Partition == "background" {
 			rep.PartitionNS = int64(res.Background.Time)
@@ -408,8 +421,13 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 				return err
 			}
 		}
-		if res.Stop == cg.Breakdown || res.Stop == cg.NonFinite {
-			failed = res
+		if res.Stop != cg.Converged && res.Stop != cg.RepeatsDone {
+			failed = res // not converged, a breakdown or an overflow: exit 1 after the report
+		}
+		if !f.history {
+			for _, r := range rs {
+				r.History = nil // the summary alone unless --history
+			}
 		}
 	}
 	w := c.OutOrStdout()
@@ -441,18 +459,24 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	return nil
 }
 
-// medianIteration is the median over rs of total / iterations.
-func medianIteration(rs []*cg.Result) int64 {
+// iterationTimes are total / iterations of every run of rs, sorted.
+func iterationTimes(rs []*cg.Result) []int64 {
 	per := make([]int64, 0, len(rs))
 	for _, r := range rs {
 		if r.Iterations > 0 {
 			per = append(per, int64(r.Total)/int64(r.Iterations))
 		}
 	}
+	slices.Sort(per)
+	return per
+}
+
+// medianIteration is the median over rs of total / iterations.
+func medianIteration(rs []*cg.Result) int64 {
+	per := iterationTimes(rs)
 	if len(per) == 0 {
 		return 0
 	}
-	slices.Sort(per)
 	return per[(len(per)-1)/2]
 }
 
@@ -475,9 +499,46 @@ type cgModes struct {
 	eng      cg.Engine
 	kernelOp func(gpu.Kernel) (cg.Op, error) // nil on the CPU
 	src      func(context.Context) (*schedule.Schedule, string, error)
-	cached   *schedule.Schedule // SPAC-adapt's, from the cache; nil if none
+	load     func() (*schedule.Schedule, bool) // the cache alone
+	cached   *schedule.Schedule                // SPAC-adapt's, from the cache; nil if none
 	used     *matrices.COO
 	progress io.Writer
+}
+
+// trialIters is how many iterations with the default product run before
+// the spac mode pays for its partition: a matrix that is not positive
+// definite (but symmetric, with a positive diagonal: cg.Check lets it
+// through) mostly breaks down within a few iterations, at the cost of a few
+// products instead of a partition (30 s on a 4M-row matrix).
+const trialIters = 16
+
+// trialBeforePartition runs trialIters iterations with the default product
+// when a mode is about to partition before its solve (spac, no schedule in
+// the cache), and reports a breakdown at once as the solve's failure.
+func (ms *cgModes) trialBeforePartition(ctx context.Context, b []float64, label string) error {
+	if ms.f.repeat > 0 || !slices.Contains(ms.st.modes, "spac") {
+		return nil
+	}
+	if _, cached := ms.load(); cached {
+		return nil
+	}
+	op := cg.Op(cg.CSROp{})
+	if ms.kernelOp != nil {
+		var err error
+		if op, err = ms.kernelOp(ms.st.defKernel); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	res, err := cg.Solve(ctx, ms.eng, b, cg.Options{Tol: ms.f.tol, MaxIters: trialIters, Ops: []cg.Op{op}})
+	if err != nil {
+		return fmt.Errorf("%s: trial iterations before partitioning: %w", label, err)
+	}
+	if res.Stop == cg.Breakdown || res.Stop == cg.NonFinite {
+		return fmt.Errorf("%s: %s (found by %d trial iterations with %s in %.1f ms, before partitioning for the spac schedule)",
+			label, res.Reason, res.Iterations+1, op.Name(), msOf(time.Since(start)))
+	}
+	return nil
 }
 
 // options sets up one mode's solve: its starting kernels (each run once
@@ -706,9 +767,11 @@ func writeCGTable(w io.Writer, rep *cgReport, history bool) {
 		fmt.Fprintf(w, "final residual   %.3g (recursive), %.3g (true ||b - A x|| / ||b||)\n", r.Residual, rep.TrueResidual)
 	}
 	if rep.Runs > 1 {
-		fmt.Fprintf(w, "total time       %.3f ms (median of %d runs, %.3f to %.3f ms; the rest is that run's)\n",
-			msOf(r.Total), rep.Runs, float64(rep.MinTotalNS)/1e6, float64(rep.MaxTotalNS)/1e6)
-		fmt.Fprintf(w, "iteration time   %.1f us (median over the runs of total / iterations)\n", float64(rep.MedianIterationNS)/1e3)
+		fmt.Fprintf(w, "total time       %.3f ms (median of %d runs; spread %.3f-%.3f ms, %s; the rest is that run's)\n",
+			msOf(r.Total), rep.Runs, float64(rep.MinTotalNS)/1e6, float64(rep.MaxTotalNS)/1e6, spreadShare(rep.MinTotalNS, rep.MaxTotalNS, int64(r.Total)))
+		fmt.Fprintf(w, "iteration time   %.1f us (median over the runs of total / iterations; spread %.1f-%.1f us, %s)\n",
+			float64(rep.MedianIterationNS)/1e3, float64(rep.MinIterationNS)/1e3, float64(rep.MaxIterationNS)/1e3,
+			spreadShare(rep.MinIterationNS, rep.MaxIterationNS, rep.MedianIterationNS))
 	} else {
 		fmt.Fprintf(w, "total time       %.3f ms\n", msOf(r.Total))
 	}
@@ -733,12 +796,21 @@ func writeCGTable(w io.Writer, rep *cgReport, history bool) {
 	}
 }
 
+// spreadShare is max - min as a share of the median: a difference between
+// two medians smaller than this is not shown by these runs.
+func spreadShare(lo, hi, median int64) string {
+	if median <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%% of the median", 100*float64(hi-lo)/float64(median))
+}
+
 func writeCGCSV(w io.Writer, reps []*cgReport) error {
 	cw := csv.NewWriter(w)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 	cw.Write([]string{"input", "rows", "nnz", "precision", "engine", "mode", "final_kernel", "stop", "iterations", "residual", "true_residual",
 		"total_ms", "spmv_ms", "iter_before_us", "iter_after_us", "switch_iteration", "spac_kept", "partition", "partition_state", "partition_ms",
-		"runs", "total_min_ms", "total_max_ms", "iter_median_us"})
+		"runs", "total_min_ms", "total_max_ms", "iter_median_us", "iter_min_us", "iter_max_us"})
 	for _, rep := range reps {
 		r := rep.Result
 		before, after := r.PerIteration()
@@ -749,7 +821,8 @@ func writeCGCSV(w io.Writer, reps []*cgReport) error {
 		cw.Write([]string{rep.Input, strconv.Itoa(rep.Rows), strconv.Itoa(rep.NNZ), rep.Precision, rep.Engine, rep.Mode, last, string(r.Stop),
 			strconv.Itoa(r.Iterations), g(r.Residual), g(rep.TrueResidual), g(msOf(r.Total)), g(msOf(r.SpMVTime)), g(usOf(before)), g(usOf(after)),
 			strconv.Itoa(r.SwitchIter), strconv.FormatBool(r.SPACKept), rep.Partition, r.Background.State, g(float64(rep.PartitionNS) / 1e6),
-			strconv.Itoa(rep.Runs), g(float64(rep.MinTotalNS) / 1e6), g(float64(rep.MaxTotalNS) / 1e6), g(float64(rep.MedianIterationNS) / 1e3)})
+			strconv.Itoa(rep.Runs), g(float64(rep.MinTotalNS) / 1e6), g(float64(rep.MaxTotalNS) / 1e6), g(float64(rep.MedianIterationNS) / 1e3),
+			g(float64(rep.MinIterationNS) / 1e3), g(float64(rep.MaxIterationNS) / 1e3)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -207,3 +207,30 @@ func TestLatinStepBalanced(t *testing.T) {
 		}
 	}
 }
+
+// A solve that does not converge writes its report and exits 1 saying so;
+// the JSON carries the residual history only with --history; the spac
+// mode on a matrix that is not positive definite stops at the trial
+// iterations, before partitioning.
+func TestCGExitAndHistory(t *testing.T) {
+	t.Setenv("SPAC_CACHE_DIR", filepath.Join(t.TempDir(), "cache"))
+	lap := filepath.Join(t.TempDir(), "lap.mtx")
+	if _, code, err := execute(t, "gen", "stencil2d:nx=30,ny=30,points=5", "-o", lap); code != 0 {
+		t.Fatal(err)
+	}
+	out, errOut, code, _ := executeStreams(t, "cg", lap, "--max-iters", "3", "--quiet")
+	if code != 1 || !strings.Contains(errOut, "not converged: 3 iterations") || !strings.Contains(out, "iterations       3") {
+		t.Errorf("not converged: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	plain, _, _, _ := executeStreams(t, "cg", lap, "--quiet", "--format", "json")
+	full, _, _, _ := executeStreams(t, "cg", lap, "--quiet", "--format", "json", "--history")
+	if strings.Contains(plain, `"history"`) || !strings.Contains(full, `"history"`) {
+		t.Errorf("history in the JSON without --history %v, with %v", strings.Contains(plain, `"history"`), strings.Contains(full, `"history"`))
+	}
+	indef := writeFile(t, "i.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 1\n2 1 2\n2 2 1\n")
+	rhs := writeFile(t, "b.txt", "1\n0\n")
+	_, errOut, code, _ = executeStreams(t, "cg", indef, "--rhs", rhs, "--schedule", "spac", "--quiet")
+	if code != 1 || !strings.Contains(errOut, "before partitioning") {
+		t.Errorf("spac mode on an indefinite matrix: exit %d, %s", code, errOut)
+	}
+}

@@ -235,14 +235,14 @@ first (alone, without IN, it only empties it).`,
 	}
 	in.register(c)
 	pf.register(c)
+	pf.maxBlock, pf.blockWhy = gpu.MaxBlockSize, "threads of a CUDA block"
+	c.Flags().Lookup("block-size").Usage = "threads per block B, 1 to 1024 (a CUDA block's most): parts of at most B nonzeros (default 1024)"
 	plan.register(c)
 	c.Flags().StringVarP(&method, "method", "m", "spac", "partitioning method (see 'spac partition --help')")
 	c.Flags().StringVarP(&out, "output", "o", "", "write the binary schedule file here")
 	c.Flags().StringVar(&npyDir, "npy", "", "write the arrays as NumPy .npy files (and meta.json) into this directory")
 	c.Flags().StringVar(&textOut, "text", "", "write a plain text listing of the schedule here (for small cases)")
 	cf.register(c, env)
-	pf.maxBlock, pf.blockWhy = gpu.MaxBlockSize, "threads of a CUDA block"
-	c.Flags().Lookup("block-size").Usage = "threads per block B, 1 to 1024 (a CUDA block's most): parts of at most B nonzeros (default 1024)"
 	c.Flags().BoolVar(&clearCache, "clear-cache", false, "empty the schedule cache first; without IN, only that")
 	return c
 }

@@ -3,7 +3,8 @@
 // thread-block-sized parts with few data copies, and compares SPAC with the
 // other edge partitioners on the same input.
 //
-// Exit status: 0 on success, 1 on failure, 2 on a usage error.
+// Exit status: 0 on success, 1 on failure, 2 on a usage error, 130 when
+// interrupted by SIGINT or SIGTERM.
 package main
 
 import (
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -67,23 +69,66 @@ Typical use:
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, cancel := cancelOnSignal(context.Background())
+	defer cancel(nil)
 	err := newRoot().ExecuteContext(ctx)
+	var sig interrupted
+	if err != nil && errors.As(context.Cause(ctx), &sig) {
+		err = sig // whatever the step in flight made of the cancellation
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "spac:", err)
 	}
 	os.Exit(exitCode(err))
 }
 
-// exitCode maps an error to the exit status: 0 ok, 2 usage, 1 otherwise.
+// interrupted is the cause of a run canceled by SIGINT or SIGTERM.
+type interrupted struct{ sig os.Signal }
+
+func (i interrupted) Error() string { return "interrupted by " + signalName(i.sig) }
+
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}
+
+// cancelOnSignal cancels the returned context on the first SIGINT or
+// SIGTERM, with an [interrupted] cause, so both end a run the same way:
+// every step stops at its next check, outputs in progress are discarded,
+// and the process exits 130. A second signal ends the process at once.
+func cancelOnSignal(parent context.Context) (context.Context, context.CancelCauseFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-sigs:
+			signal.Stop(sigs)
+			cancel(interrupted{s})
+		case <-ctx.Done():
+			signal.Stop(sigs)
+		}
+	}()
+	return ctx, cancel
+}
+
+// exitCode maps an error to the exit status: 0 ok, 2 usage, 130
+// interrupted, 1 otherwise.
 func exitCode(err error) int {
 	var u usageError
+	var sig interrupted
 	switch {
 	case err == nil:
 		return 0
 	case errors.As(err, &u), isCobraUsage(err):
 		return 2
+	case errors.As(err, &sig):
+		return 130
 	}
 	return 1
 }

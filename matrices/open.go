@@ -94,8 +94,9 @@ func Open(path string, opt ReadOptions) (*COO, error) {
 	}
 	size := sizeHint(f)
 	var r io.Reader = f
+	var bar *progressbar.ProgressBar
 	if opt.Progress != nil && (size < 0 || size > progressMin) {
-		bar := progressbar.NewOptions64(size,
+		bar = progressbar.NewOptions64(size,
 			progressbar.OptionSetWriter(opt.Progress),
 			progressbar.OptionSetDescription("reading "+name),
 			progressbar.OptionShowBytes(true),
@@ -104,10 +105,12 @@ func Open(path string, opt ReadOptions) (*COO, error) {
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opt.Progress) }),
 		)
-		defer bar.Finish()
 		r = &countingReader{r: f, bar: bar}
 	}
 	m, err := read(r, name, size, opt)
+	if bar != nil {
+		bar.Finish() // before the notice, which would land on the bar's line
+	}
 	if err == nil && m.Duplicates > 0 && opt.Progress != nil {
 		if m.Format == FormatEdgeList {
 			fmt.Fprintf(opt.Progress, "%s: %s merged (each pair kept once with its first weight; an undirected edge listed both ways is one pair)\n", name, plural(int64(m.Duplicates), "repeated edge", "repeated edges"))

@@ -21,15 +21,19 @@ demo: build
 	@test -f $(DEMO) || $(BIN) gen ba:n=50000,m=8 --seed 1 -o $(DEMO)
 	$(BIN) compare $(DEMO) --model graph --as-stored --block-size 1024
 
+# The last step compiles and vets the CUDA side too (build tag cuda), against
+# the headers scripts/cuda-kit.sh fetches into .kit/ (once; no GPU needed), so
+# a change that breaks the GPU build fails here.
 test: setup
 	$(GO) vet ./...
 	$(GO) test ./...
+	scripts/gpu-build.sh --vet
 
 # Speed and memory targets are checked here, not in unit tests.
 bench: setup
 	scripts/bench.sh
 
-# The CUDA binary: bin/gpu/{spac,gpu.test,lib/}. Fetches CUDA 11.8's cuda.h and a libcuda
+# The CUDA binary: bin/gpu/{spac,*.test,lib/}. Fetches CUDA 11.8's cuda.h and a libcuda
 # to link against into .kit/ (nothing installed system-wide); needs no nvcc and no GPU.
 gpu: setup
 	scripts/gpu-build.sh

@@ -1,91 +1,91 @@
-// Package gpu runs sparse matrix-vector products on an NVIDIA GPU through
-// the CUDA driver API (gorgonia.org/cu v0.9.6), with the kernels of
-// gpu/kernels and, for comparison, cuSPARSE's generic SpMV.
+// Package gpu is the toolkit's CUDA runtime: what an application needs to
+// run its own kernels on an NVIDIA GPU, through the CUDA driver API
+// (gorgonia.org/cu v0.9.6), and nothing about any application. The
+// applications (apps/spmv, apps/cg, apps/cfd) carry their kernels and use
+// only this API:
+//
+//   - Open, Device: a device's primary context and what it is (Info).
+//   - PTXModule, Device.LoadModule, Module: kernels as PTX embedded in the
+//     binary, compiled for the device by its driver when loaded (once per
+//     device), checked against their .cu source by the packages' tests
+//     (PTXModule.CheckSource).
+//   - Module.Launch, LaunchOptIn, Launch.Run: a launch prepared once and run
+//     many times; arguments are 8-byte slots made by Ptr and Int.
+//     LaunchOptIn lets a kernel use more dynamic shared memory than a block
+//     gets by default (up to 227 KiB on Hopper).
+//   - Buffer: device memory with Upload, Download, Write, ReadBack (a read
+//     ordered after the default stream only), Zero, Fill32 and CopyFrom.
+//   - Device.Time, Interval, CopyBandwidth: device times between CUDA
+//     events. Time runs an operation back to back after a one-thread
+//     spinning kernel (kernels/runtime.cu) that lets the host queue every
+//     repetition first, and reports the median.
+//   - Transfer: uploads on a stream of their own while the default stream
+//     keeps computing.
+//   - Device.Capture, Graph: work recorded once as a CUDA graph and queued
+//     by one driver call, so that an iterative solver's host makes one
+//     launch per graph instead of one per kernel.
+//   - Mapped: page-locked host memory the device writes and the host reads
+//     without a copy: a solver's kernels post their scalars there.
+//   - Device.Do and Device.Stream: the hooks by which a binding to a CUDA
+//     library (gpu/cusparse) runs with the context current and queues on
+//     the launch stream, so that Capture records its work too.
 //
 // # Builds
 //
-// The CUDA layer sits behind the build tag "cuda". Without it (the default,
-// and what CI builds) the package still compiles: Open returns ErrNoCUDA,
-// whose message says how to build a binary with CUDA support, and the
-// host-side preparation (NewMatrix, NewScheduleArrays) works as usual, so
-// callers can check and test everything but the device itself.
+// The CUDA backend sits behind the build tag "cuda"; the exported API is
+// defined once, in files without a tag, on top of an unexported backend
+// interface (backend.go). With the tag, backend_cuda.go implements it with
+// the driver; without it (the default, and what CI tests), nocuda.go's one
+// small type answers Open with ErrNoCUDA, whose message says how to build a
+// binary with CUDA support, and since no Device exists in such a build,
+// every other call answers ErrNoCUDA too. The compiler checks that each
+// backend implements the interface, and CI compiles and vets both builds
+// ('make test' ends with scripts/gpu-build.sh --vet). Host-side work of the
+// applications (matrices, schedules, references) runs in both builds.
 //
 // With the tag, cgo compiles against cuda.h and links libcuda by its soname
 // libcuda.so.1 (scripts/cuda-kit.sh fetches CUDA 11.8's cuda.h and a libcuda
-// to link against into .kit/; scripts/gpu-build.sh builds). cuSPARSE is not
-// linked: a small C shim opens it at run time (libcusparse.so.12, then .so.11,
-// then .so, also under /usr/local/cuda/lib64; SPAC_CUSPARSE names a file), so
-// one binary serves CUDA 11, 12 and 13 and a machine without cuSPARSE still
-// runs the other kernels and is told why cuSPARSE is missing.
+// to link against into .kit/; scripts/gpu-build.sh builds).
 //
-// # Kernels
+// # PTX
 //
-// The kernels are CUDA C in gpu/kernels/spmv.cu. Their PTX, made by nvcc for
-// the virtual architecture compute_80 (make ptx; scripts/cuda-kit.sh --nvcc
-// unpacks an nvcc where CUDA is not installed), is
-// embedded in the binary and compiled for the device by the driver when the
-// module loads, so a user needs no nvcc. compute_80 because the kernels use
-// nothing newer (fp64 atomicAdd is sm_60), so the same PTX also loads on
-// Ampere, and the driver's compiler still generates sm_90 code on an H100;
-// the PTX's ISA version is nvcc's, so a driver older than the nvcc that made
-// it cannot load it (13.0 here: driver R580 or newer). SPAC_PTX_DIR names a folder
-// whose <module>.ptx files are loaded instead (for trying a kernel change
-// without rebuilding).
+// Kernels are CUDA C (kernels/*.cu of each package) whose PTX, made by nvcc
+// for the virtual architecture compute_80 (make ptx; scripts/cuda-kit.sh
+// --nvcc unpacks an nvcc where CUDA is not installed), is embedded in the
+// binary and compiled for the device by the driver when the module loads, so
+// a user needs no nvcc. compute_80 keeps the PTX loadable on Ampere, and the
+// driver's compiler still generates sm_90 code on an H100; the PTX's ISA
+// version is nvcc's, so a driver older than the nvcc that made it cannot
+// load it. SPAC_PTX_DIR names a folder whose <module>.ptx files are loaded
+// instead (for trying a kernel change without rebuilding).
 //
-//   - csr-scalar: one thread per row of the CSR matrix.
-//   - csr-vector: one warp per row, a shuffle reduction at the end.
-//   - coo-atomic: one thread per nonzero in CSR order, atomicAdd into y (the
-//     edge-based baseline; the "default kernel" of schedule.Traffic).
-//   - spac-smem: the SPAC schedule (package schedule), a thread per task:
-//     block b runs part b; it stages its unique x in shared memory,
-//     accumulates its rows in shared memory (a thread's run of equal rows,
-//     then a segmented warp scan, then one shared atomicAdd per row and
-//     warp), and flushes them with a plain store for the rows it owns and
-//     atomicAdd for the rows other blocks share (YShared).
-//   - spac-ldg: the same with x read through the read-only cache (__ldg) at
-//     the slot's global column; only y is in shared memory.
-//   - spac-smem-x4, spac-ldg-x4: the same schedules with four consecutive
-//     tasks per thread (B/4 threads for a schedule of block size B), whose
-//     slot data comes in 16-byte loads.
-//   - cusparse-csr, cusparse-csr-alg2, cusparse-coo: cusparseSpMV with the
-//     CSR default algorithm, CSR_ALG2, and COO (preprocessed once where the
-//     library has cusparseSpMV_preprocess, CUDA 12.4 on).
+// # Devices, threads and streams
 //
-// The SPAC kernels read the schedule's arrays as ScheduleArrays lays them
-// out: per slot the value and the uint16 local x address (or the int32
-// column), and instead of the uint16 local y address one bit per slot that
-// marks where a row starts within the block (tasks are sorted by row, so the
-// address is a prefix count); per block its offsets and counts; per unique
-// row its global index and shared flag.
+// A Device holds the device's primary context (which the CUDA runtime of
+// libraries such as cuSPARSE shares); each method makes it current on the
+// calling goroutine's thread for its duration, so a Device may be used from
+// any goroutine, one at a time (a Transfer's uploads excepted: they are
+// meant for another goroutine). Launches, Zero, Fill32 and CopyFrom queue on
+// the launch stream: the legacy default stream, or Capture's stream while a
+// capture records. Events, graph launches and ReadBack use the default
+// stream.
 //
-// Every kernel computes all of y = A x from any prior content of y: kernels
-// that accumulate with atomics clear y first (coo-atomic all of it; spac-*
-// the rows they do not store plainly, shared or empty, or all of y with a
-// memset where that moves fewer bytes), and the clearing is part of the
-// timed operation.
+// # Device-wide primitives
 //
-// # Kernels of other packages
-//
-// Applications with kernels of their own (apps/cfd, apps/cg) embed their
-// PTX as a PTXModule and load it with Device.LoadModule; Alloc, Upload,
-// Download and Buffer manage their device memory, Module.Launch prepares a
-// launch (arguments by Ptr and Int) and Device.Time times a sequence of
-// launches as the SpMV kernels are timed. Their tests check the embedded
-// PTX against the source with PTXModule.CheckSource. Device.Capture
-// records a sequence of launches and SpMV runs (cuSPARSE's too) as a CUDA
-// graph, which Graph.Launch queues with one driver call: an iterative
-// solver's loop costs the host one launch per graph instead of a few
-// microseconds per kernel.
-//
-// # Devices and threads
-//
-// A Device holds the device's primary context (which cuSPARSE's runtime
-// shares); each method makes it current on the calling goroutine's thread
-// for its duration, so a Device may be used from any goroutine, one at a
-// time. Timing runs the operation back to back between CUDA events, after a
-// one-thread spinning kernel that lets the host queue every repetition
-// first, and reports the median.
-//
-// Values are fp32 or fp64; indices are int32 and local shared-memory
-// addresses uint16, so a matrix may have at most 2^31-1 nonzeros.
+// Prims (NewPrims, prim.go, kernels/prim.cu) runs what every irregular GPU
+// program needs on buffers already on the device: ExclusiveScan and
+// InclusiveScan (int32/uint32 into the same width, int32 into int64,
+// uint32 into uint64, with an optional total), Select (stream compaction by
+// uint8 or 32-bit flags, of values or of indices; the count goes to a
+// device int32 and Selected reads it back), Reduce (sum, min, max),
+// Histogram (linear or log2 bins) and Sort (stable LSD radix sort of int32
+// or uint32 keys, with optional 32-bit values). A length is a host number
+// (HostLen) or an int32 on the device (DeviceLen) that the kernels read
+// themselves, so a loop needs no host round trip. A Prims owns its scratch,
+// sized once for MaxN elements, and needs no clearing between calls (the
+// look-back status carries an epoch; tickets wrap), so repeated calls
+// allocate no device memory and may be captured (Capture). The module loads
+// on a device's first primitive. Scan and select are single-pass
+// (decoupled look-back over tiles of 8192 elements); the package knows
+// nothing of the programs that use them.
 package gpu

@@ -3,137 +3,19 @@ package gpu
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
-	"strings"
 	"time"
 )
 
-// ErrNoCUDA is what every device entry point returns in a binary built
-// without the cuda tag.
+// Built reports whether this binary has CUDA support (the build tag cuda).
+const Built = built
+
+// ErrNoCUDA is what Open returns in a binary built without the cuda tag
+// (and with it every call that needs a device, which such a binary never
+// has).
 var ErrNoCUDA = errors.New("this spac binary has no CUDA support: build one with 'make gpu' " +
 	"(scripts/gpu-build.sh fetches the CUDA 11.8 headers and a libcuda to link against into .kit/, " +
 	"then builds bin/gpu/spac with 'go build -tags cuda'; no nvcc needed) and run that on the GPU machine")
-
-// ErrUnsupported says a kernel cannot run this matrix (the reason follows).
-var ErrUnsupported = errors.New("not supported for this matrix")
-
-// Precision is the value type of a product.
-type Precision uint8
-
-const (
-	FP32 Precision = iota
-	FP64
-)
-
-// Bytes is the size of one value.
-func (p Precision) Bytes() int {
-	if p == FP32 {
-		return 4
-	}
-	return 8
-}
-
-func (p Precision) String() string {
-	switch p {
-	case FP32:
-		return "fp32"
-	case FP64:
-		return "fp64"
-	}
-	return fmt.Sprintf("Precision(%d)", uint8(p))
-}
-
-// ParsePrecision reads fp32 or fp64 (also float/double, f32/f64, single).
-func ParsePrecision(s string) (Precision, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "fp32", "f32", "float", "float32", "single":
-		return FP32, nil
-	case "fp64", "f64", "double", "float64":
-		return FP64, nil
-	}
-	return 0, fmt.Errorf("precision %q: want fp32 or fp64", s)
-}
-
-// Kernel names an SpMV implementation.
-type Kernel string
-
-const (
-	CSRScalar       Kernel = "csr-scalar"
-	CSRVector       Kernel = "csr-vector"
-	COOAtomic       Kernel = "coo-atomic"
-	SPACShared      Kernel = "spac-smem"
-	SPACReadOnly    Kernel = "spac-ldg"
-	SPACSharedX4    Kernel = "spac-smem-x4"
-	SPACReadOnlyX4  Kernel = "spac-ldg-x4"
-	CuSPARSECSR     Kernel = "cusparse-csr"
-	CuSPARSECSRAlg2 Kernel = "cusparse-csr-alg2"
-	CuSPARSECOO     Kernel = "cusparse-coo"
-)
-
-// Kernels lists every kernel, in the order tables show them.
-func Kernels() []Kernel {
-	return []Kernel{CSRScalar, CSRVector, COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO}
-}
-
-// UsesSchedule reports whether the kernel runs a SPAC schedule (it has one
-// result per schedule and block size).
-func (k Kernel) UsesSchedule() bool { return strings.HasPrefix(string(k), "spac-") }
-
-// StagesX reports whether a SPAC kernel keeps x in shared memory.
-func (k Kernel) StagesX() bool { return k == SPACShared || k == SPACSharedX4 }
-
-// ReadOnlyVariant returns the read-only-x kernel of a shared-x SPAC kernel, else k.
-func (k Kernel) ReadOnlyVariant() Kernel {
-	switch k {
-	case SPACShared:
-		return SPACReadOnly
-	case SPACSharedX4:
-		return SPACReadOnlyX4
-	}
-	return k
-}
-
-// TasksPerThread is how many consecutive tasks of a schedule one thread of
-// a SPAC kernel runs: 1 (a thread per task, the paper's mapping) or 4 (the
-// -x4 kernels: a block of B tasks has B/4 threads, which load 16 bytes at a
-// time).
-func (k Kernel) TasksPerThread() int {
-	if k == SPACSharedX4 || k == SPACReadOnlyX4 {
-		return 4
-	}
-	return 1
-}
-
-// IsCuSPARSE reports whether the kernel is cuSPARSE's.
-func (k Kernel) IsCuSPARSE() bool { return strings.HasPrefix(string(k), "cusparse-") }
-
-// UsesBlockSize reports whether the launch depends on the block size.
-func (k Kernel) UsesBlockSize() bool { return !k.IsCuSPARSE() }
-
-// ParseKernels reads a comma-separated list of kernel names; "all" or ""
-// is every kernel. Duplicates are dropped, order is kept.
-func ParseKernels(s string) ([]Kernel, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || s == "all" {
-		return Kernels(), nil
-	}
-	var out []Kernel
-	for _, f := range strings.Split(s, ",") {
-		k := Kernel(strings.ToLower(strings.TrimSpace(f)))
-		if !slices.Contains(Kernels(), k) {
-			names := make([]string, 0, len(Kernels()))
-			for _, k := range Kernels() {
-				names = append(names, string(k))
-			}
-			return nil, fmt.Errorf("unknown kernel %q (want all or some of %s)", f, strings.Join(names, ","))
-		}
-		if !slices.Contains(out, k) {
-			out = append(out, k)
-		}
-	}
-	return out, nil
-}
 
 // DeviceInfo describes the GPU a Device runs on.
 type DeviceInfo struct {
@@ -173,9 +55,6 @@ func Summarize(samples []time.Duration) Timing {
 	}
 	return Timing{Reps: n, Median: med, Min: samples[0], Max: samples[n-1]}
 }
-
-// ms converts milliseconds, as CUDA events give them, to a Duration.
-func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 
 // Kernel arguments are 8-byte slots, as gorgonia.org/cu's Launch reads
 // them; a 4-byte parameter reads the low half of its slot.

@@ -15,7 +15,7 @@ import (
 // PTXModule is one module of kernels: PTX that nvcc made from a .cu file
 // (scripts/gen-ptx.sh, 'make ptx') and that a package embeds, with the
 // entry points the module must have. Packages with kernels of their own
-// (apps/cfd, apps/cg) load theirs with Device.LoadModule.
+// (apps/spmv, apps/cg, apps/cfd) load theirs with Device.LoadModule.
 type PTXModule struct {
 	Name    string // short name: errors, and the override file SPAC_PTX_DIR/<Name>.ptx
 	PTX     string // the embedded PTX
@@ -71,32 +71,13 @@ func (m PTXModule) CheckSource(src []byte) error {
 	return nil
 }
 
-// spmvPTX is gpu/kernels/spmv.ptx, made from spmv.cu by 'make ptx' (nvcc).
+// runtimePTX is gpu/kernels/runtime.ptx, made from runtime.cu by 'make ptx'.
 //
-//go:embed kernels/spmv.ptx
-var spmvPTX string
+//go:embed kernels/runtime.ptx
+var runtimePTX string
 
-// spmvModule holds the SpMV kernels, which Open loads.
-var spmvModule = PTXModule{Name: "spmv", PTX: spmvPTX, Entries: kernelEntries()}
-
-// kernelEntries are the entry points the SpMV module must have.
-func kernelEntries() []string {
-	var names []string
-	for _, base := range []string{"csr_scalar", "csr_vector", "coo_atomic", "zero_rows", "spac_smem", "spac_ldg", "spac_smem_x4", "spac_ldg_x4"} {
-		for _, p := range []Precision{FP32, FP64} {
-			names = append(names, entryName(base, p))
-		}
-	}
-	return append(names, "spmv_spin")
-}
-
-func entryName(base string, p Precision) string {
-	suffix := "f64"
-	if p == FP32 {
-		suffix = "f32"
-	}
-	return "spmv_" + base + "_" + suffix
-}
+// runtimeModule holds the runtime's own kernels, which Open loads.
+var runtimeModule = PTXModule{Name: "runtime", PTX: runtimePTX, Entries: []string{"gpu_spin"}}
 
 // ReadKernelSource reads a kernel source for a test of its package's PTX:
 // path is relative to the repository root, where a test binary carried to

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/schedule"
 )
 
@@ -34,8 +34,8 @@ type testEngine struct {
 	timedQ     []bool       // whether each was timed
 }
 
-func newTestEngine(m *gpu.Matrix, csr, sched time.Duration) *testEngine {
-	return &testEngine{CPUEngine: NewCPUEngine(m, gpu.FP64), depth: 1,
+func newTestEngine(m *spmv.Matrix, csr, sched time.Duration) *testEngine {
+	return &testEngine{CPUEngine: NewCPUEngine(m, spmv.FP64), depth: 1,
 		cost: map[string]time.Duration{CSROp{}.Name(): csr, ScheduleOp{}.Name(): sched}}
 }
 
@@ -142,7 +142,7 @@ func TestAdaptPaths(t *testing.T) {
 	coo, m := laplacian(t, 24)
 	b := Ones(m)
 	s := buildSchedule(t, coo, 64)
-	ref, err := Solve(context.Background(), NewCPUEngine(m, gpu.FP64), b, opts(CSROp{}))
+	ref, err := Solve(context.Background(), NewCPUEngine(m, spmv.FP64), b, opts(CSROp{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestPipelineMatchesSerial(t *testing.T) {
 	short.MaxIters = 9
 	for _, tc := range []struct {
 		name string
-		m    *gpu.Matrix
+		m    *spmv.Matrix
 		b    []float64
 		o    Options
 		stop Stop
@@ -439,7 +439,7 @@ func TestRepeatAdapts(t *testing.T) {
 	if res.Iterations != 20 || res.SwitchIter != 6 || !res.SPACKept {
 		t.Errorf("%d products, switch at %d (kept %v), want 20 and a switch at 6", res.Iterations, res.SwitchIter, res.SPACKept)
 	}
-	want, _, err := m.Reference(x, gpu.FP64)
+	want, _, err := m.Reference(x, spmv.FP64)
 	if err != nil {
 		t.Fatal(err)
 	}

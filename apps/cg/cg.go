@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/schedule"
 )
 
@@ -531,7 +531,7 @@ func Repeat(ctx context.Context, eng Engine, x []float64, n int, o Options) (*Re
 
 // TrueResidual is ||b - A x|| / ||b|| in float64 with the CSR matrix: the
 // residual of the answer, which the recursive one only approximates.
-func TrueResidual(m *gpu.Matrix, b, x []float64) (float64, error) {
+func TrueResidual(m *spmv.Matrix, b, x []float64) (float64, error) {
 	if len(b) != m.NRows || len(x) != m.NCols {
 		return 0, fmt.Errorf("cg: residual of a %d x %d matrix with len(b) = %d, len(x) = %d", m.NRows, m.NCols, len(b), len(x))
 	}
@@ -553,7 +553,7 @@ func TrueResidual(m *gpu.Matrix, b, x []float64) (float64, error) {
 // Check refuses what cannot be SPD: a matrix that is not square, an entry
 // whose mirror differs by more than a few rounding units, a diagonal entry
 // that is not positive (or missing). Duplicates add up, as in the products.
-func Check(m *gpu.Matrix) error {
+func Check(m *spmv.Matrix) error {
 	if m.NRows != m.NCols {
 		return fmt.Errorf("%s is %d x %d: CG needs a square (symmetric positive definite) matrix", m.Name, m.NRows, m.NCols)
 	}

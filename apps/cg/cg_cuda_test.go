@@ -16,7 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/gpu/cusparse"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
 )
@@ -59,23 +61,23 @@ func gpuCases(t *testing.T) []gpuCase {
 
 func TestGPUMatchesCPU(t *testing.T) {
 	for _, tc := range gpuCases(t) {
-		m, err := gpu.NewMatrix(tc.coo)
+		m, err := spmv.NewMatrix(tc.coo)
 		if err != nil {
 			t.Fatal(err)
 		}
 		b := Ones(m)
 		s := buildSchedule(t, tc.coo, 256)
-		for _, p := range []gpu.Precision{gpu.FP64, gpu.FP32} {
-			tol := map[gpu.Precision]float64{gpu.FP64: 1e-10, gpu.FP32: 1e-5}[p]
+		for _, p := range []spmv.Precision{spmv.FP64, spmv.FP32} {
+			tol := map[spmv.Precision]float64{spmv.FP64: 1e-10, spmv.FP32: 1e-5}[p]
 			o := Options{Tol: tol, MaxIters: 5000, Ops: []Op{CSROp{}}}
 			ref, err := Solve(context.Background(), NewCPUEngine(m, p), b, o)
 			if err != nil || ref.Stop != Converged {
 				t.Fatalf("%s %s: CPU reference: %v %v", tc.name, p, err, ref)
 			}
-			for _, k := range []gpu.Kernel{gpu.CSRScalar, gpu.CSRVector, gpu.COOAtomic, gpu.CuSPARSECSR, gpu.SPACShared, gpu.SPACReadOnly, gpu.SPACSharedX4, gpu.SPACReadOnlyX4} {
+			for _, k := range []spmv.Kernel{spmv.CSRScalar, spmv.CSRVector, spmv.COOAtomic, spmv.CuSPARSECSR, spmv.SPACShared, spmv.SPACReadOnly, spmv.SPACSharedX4, spmv.SPACReadOnlyX4} {
 				name := fmt.Sprintf("%s/%s/%s", tc.name, p, k)
 				t.Run(name, func(t *testing.T) {
-					e, err := NewGPUEngine(dev, m, p, map[bool]gpu.Kernel{true: k, false: gpu.SPACReadOnly}[k.UsesSchedule()])
+					e, err := NewGPUEngine(dev, m, p, map[bool]spmv.Kernel{true: k, false: spmv.SPACReadOnly}[k.UsesSchedule()])
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -91,7 +93,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-					} else if op, err = e.Op(k, 256); errors.Is(err, gpu.ErrNoCuSPARSE) {
+					} else if op, err = e.Op(k, 256); errors.Is(err, cusparse.ErrUnavailable) {
 						t.Skip(err)
 					} else if err != nil {
 						t.Fatal(err)
@@ -105,7 +107,7 @@ func TestGPUMatchesCPU(t *testing.T) {
 					checkSolution(t, m, b, res, tol)
 					checkGraphs(t, e)
 					slack := 3
-					if p == gpu.FP32 {
+					if p == spmv.FP32 {
 						slack = max(3, ref.Iterations/10)
 					}
 					if abs(res.Iterations-ref.Iterations) > slack {
@@ -150,7 +152,7 @@ func TestGPUAdapt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := gpu.NewMatrix(coo)
+	m, err := spmv.NewMatrix(coo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,13 +160,13 @@ func TestGPUAdapt(t *testing.T) {
 	s := buildSchedule(t, coo, 256)
 	for _, path := range []string{"ready at 10", "never", "error"} {
 		t.Run(path, func(t *testing.T) {
-			ge, err := NewGPUEngine(dev, m, gpu.FP64, gpu.SPACReadOnlyX4)
+			ge, err := NewGPUEngine(dev, m, spmv.FP64, spmv.SPACReadOnlyX4)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer ge.Close()
 			ge.batchEvery = 1 // the switch comes while graphs run
-			def, err := ge.Op(gpu.COOAtomic, 256)
+			def, err := ge.Op(spmv.COOAtomic, 256)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -221,16 +223,16 @@ func TestGPUAdapt(t *testing.T) {
 
 func TestGPUBreakdown(t *testing.T) {
 	coo := indefinite()
-	m, err := gpu.NewMatrix(coo)
+	m, err := spmv.NewMatrix(coo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewGPUEngine(dev, m, gpu.FP64, gpu.SPACReadOnly)
+	e, err := NewGPUEngine(dev, m, spmv.FP64, spmv.SPACReadOnly)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	op, err := e.Op(gpu.CSRScalar, 32)
+	op, err := e.Op(spmv.CSRScalar, 32)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,14 +254,14 @@ func TestGPUPipelineMatchesSerial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lap, err := gpu.NewMatrix(lapCOO)
+	lap, err := spmv.NewMatrix(lapCOO)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ind := lateBreakdown(t)
 	for _, tc := range []struct {
 		name     string
-		m        *gpu.Matrix
+		m        *spmv.Matrix
 		maxIters int
 		stop     Stop
 	}{
@@ -271,13 +273,13 @@ func TestGPUPipelineMatchesSerial(t *testing.T) {
 			var want *Result
 			for _, q := range []struct{ depth, every int }{{1, batchEvery}, {pipelineDepth, batchEvery}, {maxDepth, 1}} {
 				depth := q.depth
-				e, err := NewGPUEngine(dev, tc.m, gpu.FP64, gpu.SPACReadOnly)
+				e, err := NewGPUEngine(dev, tc.m, spmv.FP64, spmv.SPACReadOnly)
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer e.Close()
 				e.depth, e.batchEvery = depth, q.every
-				op, err := e.Op(gpu.CSRScalar, 256)
+				op, err := e.Op(spmv.CSRScalar, 256)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -310,11 +312,11 @@ func TestGPURepeat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := gpu.NewMatrix(coo)
+	m, err := spmv.NewMatrix(coo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewGPUEngine(dev, m, gpu.FP64, gpu.SPACShared)
+	e, err := NewGPUEngine(dev, m, spmv.FP64, spmv.SPACShared)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,11 +341,11 @@ func TestGPURepeat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, absRef, err := m.Reference(x, gpu.FP64)
+	ref, absRef, err := m.Reference(x, spmv.FP64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errMax := gpu.MaxRelError(y, ref, absRef); !(errMax <= gpu.Tolerance(gpu.FP64)) || res.Iterations != 50 {
+	if errMax := spmv.MaxRelError(y, ref, absRef); !(errMax <= spmv.Tolerance(spmv.FP64)) || res.Iterations != 50 {
 		t.Errorf("%d products, max relative error %.3g", res.Iterations, errMax)
 	}
 }

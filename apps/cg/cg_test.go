@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
@@ -19,13 +20,13 @@ func TestPTXMatchesSource(t *testing.T) {
 }
 
 // laplacian is the 5-point Laplacian of an n x n grid (SPD).
-func laplacian(t testing.TB, n int) (*matrices.COO, *gpu.Matrix) {
+func laplacian(t testing.TB, n int) (*matrices.COO, *spmv.Matrix) {
 	t.Helper()
 	coo, err := matrices.Stencil2D(n, n, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := gpu.NewMatrix(coo)
+	m, err := spmv.NewMatrix(coo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func opts(ops ...Op) Options { return Options{Tol: 1e-8, MaxIters: 1000, Ops: op
 
 // checkSolution wants a converged solve whose true residual is near the
 // tolerance and whose x is close to the all-ones solution of b = A 1.
-func checkSolution(t *testing.T, m *gpu.Matrix, b []float64, res *Result, tol float64) {
+func checkSolution(t *testing.T, m *spmv.Matrix, b []float64, res *Result, tol float64) {
 	t.Helper()
 	if res.Stop != Converged {
 		t.Fatalf("stopped: %s", res.Reason)
@@ -92,9 +93,9 @@ func TestSolveLaplacian(t *testing.T) {
 	coo, m := laplacian(t, 24)
 	b := Ones(m)
 	s := buildSchedule(t, coo, 64)
-	for _, p := range []gpu.Precision{gpu.FP64, gpu.FP32} {
+	for _, p := range []spmv.Precision{spmv.FP64, spmv.FP32} {
 		tol := 1e-8
-		if p == gpu.FP32 {
+		if p == spmv.FP32 {
 			tol = 1e-5
 		}
 		var iters [2]int
@@ -131,14 +132,14 @@ func indefinite() *matrices.COO {
 // lateBreakdown is diag(1, ..., 19, -0.2): from b = A 1, CG breaks down at
 // iteration 12 (p.Ap = -7.84), late enough that iterations are queued
 // behind the one that breaks down.
-func lateBreakdown(t testing.TB) *gpu.Matrix {
+func lateBreakdown(t testing.TB) *spmv.Matrix {
 	const n = 20
 	coo := &matrices.COO{Name: "late-breakdown", NRows: n, NCols: n, Field: matrices.Real, Symmetry: matrices.General}
 	for i := range int32(n) {
 		coo.Row, coo.Col, coo.Val = append(coo.Row, i), append(coo.Col, i), append(coo.Val, float64(i+1))
 	}
 	coo.Val[n-1] = -0.2
-	m, err := gpu.NewMatrix(coo)
+	m, err := spmv.NewMatrix(coo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,14 +150,14 @@ func TestBreakdownOnIndefinite(t *testing.T) {
 	// [[1 2] [2 1]] has eigenvalues 3 and -1. From b = e1: p.Ap = 1, then
 	// p = (4, -2) with p.Ap = -12.
 	coo := indefinite()
-	m, err := gpu.NewMatrix(coo)
+	m, err := spmv.NewMatrix(coo)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := Check(m); err != nil {
 		t.Fatalf("Check refuses a symmetric matrix with a positive diagonal: %v", err)
 	}
-	res, err := Solve(context.Background(), NewCPUEngine(m, gpu.FP64), []float64{1, 0}, opts(CSROp{}))
+	res, err := Solve(context.Background(), NewCPUEngine(m, spmv.FP64), []float64{1, 0}, opts(CSROp{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,8 +171,8 @@ func TestBreakdownOnIndefinite(t *testing.T) {
 }
 
 func TestCheckRefusesWhatCannotBeSPD(t *testing.T) {
-	mk := func(rows, cols []int32, vals []float64) *gpu.Matrix {
-		m, err := gpu.NewMatrix(&matrices.COO{Name: "m", NRows: 2, NCols: 2, Field: matrices.Real, Symmetry: matrices.General, Row: rows, Col: cols, Val: vals})
+	mk := func(rows, cols []int32, vals []float64) *spmv.Matrix {
+		m, err := spmv.NewMatrix(&matrices.COO{Name: "m", NRows: 2, NCols: 2, Field: matrices.Real, Symmetry: matrices.General, Row: rows, Col: cols, Val: vals})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +180,7 @@ func TestCheckRefusesWhatCannotBeSPD(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		m    *gpu.Matrix
+		m    *spmv.Matrix
 		want string
 	}{
 		{"unsymmetric", mk([]int32{0, 0, 1}, []int32{0, 1, 1}, []float64{2, 1, 2}), "not symmetric: A(1,2) = 1 but A(2,1) = 0"},
@@ -207,14 +208,14 @@ func TestMaxItersAndZeroRHS(t *testing.T) {
 	_, m := laplacian(t, 16)
 	o := opts(CSROp{})
 	o.MaxIters = 5
-	res, err := Solve(context.Background(), NewCPUEngine(m, gpu.FP64), Ones(m), o)
+	res, err := Solve(context.Background(), NewCPUEngine(m, spmv.FP64), Ones(m), o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Stop != MaxIters || res.Iterations != 5 || len(res.History) != 6 {
 		t.Errorf("got %s after %d iterations, want max-iterations after 5", res.Stop, res.Iterations)
 	}
-	res, err = Solve(context.Background(), NewCPUEngine(m, gpu.FP64), make([]float64, m.NRows), opts(CSROp{}))
+	res, err = Solve(context.Background(), NewCPUEngine(m, spmv.FP64), make([]float64, m.NRows), opts(CSROp{}))
 	if err != nil {
 		t.Fatal(err)
 	}

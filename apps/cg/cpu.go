@@ -6,14 +6,14 @@ import (
 	"math"
 	"time"
 
-	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/schedule"
 )
 
 // CPUEngine runs the iteration on the CPU in one precision: the reference
 // the GPU is checked against, and the engine the overlap tests drive.
 type CPUEngine struct {
-	m          *gpu.Matrix
+	m          *spmv.Matrix
 	f32        *cpuVectors[float32]
 	f64        *cpuVectors[float64]
 	bnorm, tol float64    // Init's stop rule
@@ -30,9 +30,9 @@ type cpuVectors[T float32 | float64] struct {
 }
 
 // NewCPUEngine prepares m for CG in precision p.
-func NewCPUEngine(m *gpu.Matrix, p gpu.Precision) *CPUEngine {
+func NewCPUEngine(m *spmv.Matrix, p spmv.Precision) *CPUEngine {
 	e := &CPUEngine{m: m}
-	if p == gpu.FP32 {
+	if p == spmv.FP32 {
 		e.f32 = newCPUVectors[float32](m)
 	} else {
 		e.f64 = newCPUVectors[float64](m)
@@ -40,7 +40,7 @@ func NewCPUEngine(m *gpu.Matrix, p gpu.Precision) *CPUEngine {
 	return e
 }
 
-func newCPUVectors[T float32 | float64](m *gpu.Matrix) *cpuVectors[T] {
+func newCPUVectors[T float32 | float64](m *spmv.Matrix) *cpuVectors[T] {
 	v := &cpuVectors[T]{val: make([]T, m.NNZ()), x: make([]T, m.NCols), r: make([]T, m.NRows), p: make([]T, m.NCols), q: make([]T, m.NRows)}
 	for i, a := range m.Val {
 		v.val[i] = T(a)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/schedule"
 )
@@ -67,10 +68,10 @@ const (
 // vector operations with kernels/cg.cu.
 type GPUEngine struct {
 	d          *gpu.Device
-	sp         *gpu.SpMV
-	m          *gpu.Matrix
-	prec       gpu.Precision
-	spacKernel gpu.Kernel
+	sp         *spmv.SpMV
+	m          *spmv.Matrix
+	prec       spmv.Precision
+	spacKernel spmv.Kernel
 	x, r       *gpu.Buffer
 	scalars    *gpu.Buffer // S of cg.cu
 	words      *gpu.Buffer // W of cg.cu
@@ -114,7 +115,7 @@ type graphKey struct {
 
 // NewGPUEngine uploads m in precision p and prepares the kernels; SPAC
 // schedules will run with spacKernel.
-func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.Kernel) (_ *GPUEngine, err error) {
+func NewGPUEngine(d *gpu.Device, m *spmv.Matrix, p spmv.Precision, spacKernel spmv.Kernel) (_ *GPUEngine, err error) {
 	if !spacKernel.UsesSchedule() {
 		return nil, fmt.Errorf("cg: %s is not a SPAC kernel", spacKernel)
 	}
@@ -131,7 +132,7 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 	if e.mod, err = d.LoadModule(Module); err != nil {
 		return nil, err
 	}
-	if e.sp, err = d.NewSpMV(m, p); err != nil {
+	if e.sp, err = spmv.NewSpMV(d, m, p); err != nil {
 		return nil, err
 	}
 	n, w := m.NRows, int64(p.Bytes())
@@ -186,22 +187,22 @@ func NewGPUEngine(d *gpu.Device, m *gpu.Matrix, p gpu.Precision, spacKernel gpu.
 }
 
 // kernelSuffix ends the names of the vector kernels of precision p.
-func kernelSuffix(p gpu.Precision) string {
-	if p == gpu.FP32 {
+func kernelSuffix(p spmv.Precision) string {
+	if p == spmv.FP32 {
 		return "_f32"
 	}
 	return "_f64"
 }
 
 // gpuOp is a prepared product.
-type gpuOp struct{ op *gpu.Op }
+type gpuOp struct{ op *spmv.Op }
 
 func (o gpuOp) Name() string       { return string(o.op.Kernel) }
 func (o gpuOp) UsesSchedule() bool { return o.op.Kernel.UsesSchedule() }
 
 // Op prepares a kernel that needs no schedule (CSR, COO, cuSPARSE) with
 // blockSize threads per block.
-func (e *GPUEngine) Op(k gpu.Kernel, blockSize int) (Op, error) {
+func (e *GPUEngine) Op(k spmv.Kernel, blockSize int) (Op, error) {
 	if k.UsesSchedule() {
 		return nil, fmt.Errorf("cg: %s runs a schedule: it comes from Prepare", k)
 	}
@@ -218,7 +219,7 @@ func (e *GPUEngine) Init(b []float64, bnorm, tol float64) (float64, error) {
 	}
 	// b and the stop rule are needed only by what Init queues; the
 	// read-back below waits for that, before the deferred frees.
-	db, err := gpu.UploadValues(e.d, b, e.prec, "b")
+	db, err := spmv.UploadValues(e.d, b, e.prec, "b")
 	if err != nil {
 		return 0, err
 	}
@@ -451,7 +452,7 @@ func (e *GPUEngine) Wait() error {
 }
 
 func (e *GPUEngine) Solution() ([]float64, error) {
-	if e.prec == gpu.FP64 {
+	if e.prec == spmv.FP64 {
 		out := make([]float64, e.m.NCols)
 		return out, gpu.Download(e.x, out, "x")
 	}
@@ -466,9 +467,9 @@ func (e *GPUEngine) Solution() ([]float64, error) {
 func (e *GPUEngine) Product() ([]float64, error) { return e.sp.Y() }
 
 // Prepare converts the schedule and uploads it on a stream of its own
-// (gpu.SpMV.UploadAsync); it runs on the partitioner's goroutine.
+// (spmv.SpMV.UploadAsync); it runs on the partitioner's goroutine.
 func (e *GPUEngine) Prepare(s *schedule.Schedule) (Pending, error) {
-	a, err := gpu.NewScheduleArrays(s, "spac")
+	a, err := spmv.NewScheduleArrays(s, "spac")
 	if err != nil {
 		return nil, err
 	}
@@ -481,9 +482,9 @@ func (e *GPUEngine) Prepare(s *schedule.Schedule) (Pending, error) {
 
 type gpuPending struct {
 	e  *GPUEngine
-	ps *gpu.PendingSchedule
-	ds *gpu.DeviceSchedule // once adopted
-	op Op                  // made on ds
+	ps *spmv.PendingSchedule
+	ds *spmv.DeviceSchedule // once adopted
+	op Op                   // made on ds
 }
 
 func (p *gpuPending) Ready() (bool, error) { return p.ps.Ready() }

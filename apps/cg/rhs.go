@@ -8,12 +8,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/apps/spmv"
 )
 
 // Ones returns b = A 1 (in float64): a right-hand side whose solution is
 // known, the all-ones vector.
-func Ones(m *gpu.Matrix) []float64 {
+func Ones(m *spmv.Matrix) []float64 {
 	b := make([]float64, m.NRows)
 	for r := range m.NRows {
 		for j := m.RowPtr[r]; j < m.RowPtr[r+1]; j++ {

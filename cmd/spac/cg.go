@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/spac-gpu/spac/apps/cg"
+	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
@@ -138,8 +139,8 @@ queued without waiting for each other.`,
 	fl.IntVarP(&f.blockSize, "block-size", "b", 256, "threads per block of the kernels, and tasks per block of the SPAC schedule")
 	fl.StringVar(&f.rhs, "rhs", "", "right-hand side file (Matrix Market array or one value per line); default b = A 1")
 	fl.StringVarP(&f.format, "format", "f", "table", "output: table, csv or json")
-	fl.StringVar(&f.defKernel, "default-kernel", string(gpu.COOAtomic), "kernel of the default schedule on the GPU: csr-scalar, csr-vector or coo-atomic")
-	fl.StringVar(&f.spacKernel, "spac-kernel", string(gpu.SPACReadOnlyX4), "kernel that runs the SPAC schedule on the GPU: spac-smem, spac-ldg, spac-smem-x4 or spac-ldg-x4")
+	fl.StringVar(&f.defKernel, "default-kernel", string(spmv.COOAtomic), "kernel of the default schedule on the GPU: csr-scalar, csr-vector or coo-atomic")
+	fl.StringVar(&f.spacKernel, "spac-kernel", string(spmv.SPACReadOnlyX4), "kernel that runs the SPAC schedule on the GPU: spac-smem, spac-ldg, spac-smem-x4 or spac-ldg-x4")
 	fl.StringVar(&f.adaptStart, "adapt-start", "cusparse", "--adapt on the GPU: kernel to start with: cusparse (cuSPARSE's CSR, else the default kernel) or default (--default-kernel, the paper's start)")
 	fl.StringVar(&f.probeOps, "adapt-probe", "none", "--adapt on the GPU: kernels without a schedule also tried at the start, comma-separated, or none")
 	fl.StringVar(&f.background, "background", "process", "--adapt: where the partitioner runs: process (a child process of this binary) or goroutine (in this process)")
@@ -161,10 +162,10 @@ queued without waiting for each other.`,
 
 // cgSetup is the parsed command line.
 type cgSetup struct {
-	prec       gpu.Precision
-	defKernel  gpu.Kernel
-	spacKernel gpu.Kernel
-	probeOps   []gpu.Kernel
+	prec       spmv.Precision
+	defKernel  spmv.Kernel
+	spacKernel spmv.Kernel
+	probeOps   []spmv.Kernel
 	sopts      schedule.Options
 	modes      []string // default, spac, cusparse, adapt: solved in turn
 }
@@ -172,7 +173,7 @@ type cgSetup struct {
 func (f *cgFlags) parse() (*cgSetup, error) {
 	var st cgSetup
 	var err error
-	if st.prec, err = gpu.ParsePrecision(f.precision); err != nil {
+	if st.prec, err = spmv.ParsePrecision(f.precision); err != nil {
 		return nil, usagef("--precision: %v", err)
 	}
 	st.modes = []string{"adapt"}
@@ -208,16 +209,16 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 		// the first one's schedule in the cache.
 		f.cache.noCache = true
 	}
-	st.defKernel = gpu.Kernel(f.defKernel)
-	if st.defKernel != gpu.CSRScalar && st.defKernel != gpu.CSRVector && st.defKernel != gpu.COOAtomic {
+	st.defKernel = spmv.Kernel(f.defKernel)
+	if st.defKernel != spmv.CSRScalar && st.defKernel != spmv.CSRVector && st.defKernel != spmv.COOAtomic {
 		return nil, usagef("--default-kernel %q: want csr-scalar, csr-vector or coo-atomic", f.defKernel)
 	}
-	st.spacKernel = gpu.Kernel(f.spacKernel)
+	st.spacKernel = spmv.Kernel(f.spacKernel)
 	if !st.spacKernel.UsesSchedule() {
 		return nil, usagef("--spac-kernel %q: want spac-smem, spac-ldg, spac-smem-x4 or spac-ldg-x4", f.spacKernel)
 	}
 	if f.probeOps != "none" && f.probeOps != "" {
-		ks, err := gpu.ParseKernels(f.probeOps)
+		ks, err := spmv.ParseKernels(f.probeOps)
 		if err != nil {
 			return nil, usagef("--adapt-probe: %v", err)
 		}
@@ -302,7 +303,7 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 		}
 		return schedule.WriteFile(f.scheduleTo, s)
 	}
-	m, err := gpu.NewMatrix(used)
+	m, err := spmv.NewMatrix(used)
 	if err != nil {
 		return err
 	}
@@ -329,7 +330,7 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 
 	var eng cg.Engine
 	// kernelOp prepares a GPU kernel without a schedule (GPU only).
-	var kernelOp func(k gpu.Kernel) (cg.Op, error)
+	var kernelOp func(k spmv.Kernel) (cg.Op, error)
 	if f.useGPU {
 		dev, err := gpu.Open(f.device)
 		if err != nil {
@@ -343,7 +344,7 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 		}
 		defer ge.Close()
 		eng = ge
-		kernelOp = func(k gpu.Kernel) (cg.Op, error) { return ge.Op(k, f.blockSize) }
+		kernelOp = func(k spmv.Kernel) (cg.Op, error) { return ge.Op(k, f.blockSize) }
 	} else {
 		eng = cg.NewCPUEngine(m, st.prec)
 	}
@@ -497,7 +498,7 @@ type cgModes struct {
 	f        *cgFlags
 	st       *cgSetup
 	eng      cg.Engine
-	kernelOp func(gpu.Kernel) (cg.Op, error) // nil on the CPU
+	kernelOp func(spmv.Kernel) (cg.Op, error) // nil on the CPU
 	src      func(context.Context) (*schedule.Schedule, string, error)
 	load     func() (*schedule.Schedule, bool) // the cache alone
 	cached   *schedule.Schedule                // SPAC-adapt's, from the cache; nil if none
@@ -558,7 +559,7 @@ func (ms *cgModes) options(rep *cgReport) (cg.Options, error) {
 		}
 		opts.Ops = []cg.Op{op}
 	case "cusparse":
-		op, err := kernelOp(gpu.CuSPARSECSR)
+		op, err := kernelOp(spmv.CuSPARSECSR)
 		if err != nil {
 			return opts, err
 		}
@@ -609,15 +610,15 @@ func (ms *cgModes) options(rep *cgReport) (cg.Options, error) {
 
 // adaptOps are SPAC-adapt's starting kernels: the one of --adapt-start,
 // then those of --adapt-probe; on the CPU (kernelOp nil) the CSR product.
-func adaptOps(f *cgFlags, st *cgSetup, kernelOp func(gpu.Kernel) (cg.Op, error), progress io.Writer) ([]cg.Op, error) {
+func adaptOps(f *cgFlags, st *cgSetup, kernelOp func(spmv.Kernel) (cg.Op, error), progress io.Writer) ([]cg.Op, error) {
 	if kernelOp == nil {
 		return []cg.Op{cg.CSROp{}}, nil
 	}
 	start := st.defKernel
 	var ops []cg.Op
 	if f.adaptStart == "cusparse" {
-		if op, err := kernelOp(gpu.CuSPARSECSR); err == nil {
-			start, ops = gpu.CuSPARSECSR, []cg.Op{op}
+		if op, err := kernelOp(spmv.CuSPARSECSR); err == nil {
+			start, ops = spmv.CuSPARSECSR, []cg.Op{op}
 		} else {
 			fmt.Fprintf(progress, "spac: warning: %v; SPAC-adapt starts with %s\n", err, start)
 		}

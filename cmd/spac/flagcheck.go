@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/apps/spmv"
 )
 
 // The numeric flags of every command are checked here, before any input is
@@ -105,8 +105,8 @@ func formatBytes(n int64) string {
 // gpuBlockIn checks a block size of the GPU kernels: a multiple of 32 (a
 // warp) from 32 to 1024.
 func gpuBlockIn(flag string, b int) error {
-	if gpu.CheckBlockSize(b) != nil {
-		return usagef("--%s %d: want a multiple of 32 from 32 to %d (whole warps, at most a CUDA block)", flag, b, gpu.MaxBlockSize)
+	if spmv.CheckBlockSize(b) != nil {
+		return usagef("--%s %d: want a multiple of 32 from 32 to %d (whole warps, at most a CUDA block)", flag, b, spmv.MaxBlockSize)
 	}
 	return nil
 }

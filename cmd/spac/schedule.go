@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/internal/output"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
@@ -235,7 +235,7 @@ first (alone, without IN, it only empties it).`,
 	}
 	in.register(c)
 	pf.register(c)
-	pf.maxBlock, pf.blockWhy = gpu.MaxBlockSize, "threads of a CUDA block"
+	pf.maxBlock, pf.blockWhy = spmv.MaxBlockSize, "threads of a CUDA block"
 	c.Flags().Lookup("block-size").Usage = "threads per block B, 1 to 1024 (a CUDA block's most): parts of at most B nonzeros (default 1024)"
 	plan.register(c)
 	c.Flags().StringVarP(&method, "method", "m", "spac", "partitioning method (see 'spac partition --help')")

@@ -13,8 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/spac-gpu/spac/apps"
-	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/internal/output"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
@@ -111,7 +110,7 @@ DIR/speedup.svg and DIR/results.csv; --merge adds rows of earlier
 
 func kernelNames() string {
 	var names []string
-	for _, k := range gpu.Kernels() {
+	for _, k := range spmv.Kernels() {
 		names = append(names, string(k))
 	}
 	return strings.Join(names, ",")
@@ -119,18 +118,18 @@ func kernelNames() string {
 
 // spmvSetup is the parsed command line.
 type spmvSetup struct {
-	kernels    []gpu.Kernel
+	kernels    []spmv.Kernel
 	methods    []spac.Method
 	names      []string
 	blockSizes []int
-	precisions []gpu.Precision
+	precisions []spmv.Precision
 	sopts      schedule.Options
 }
 
 func (f *spmvFlags) parse() (*spmvSetup, error) {
 	var st spmvSetup
 	var err error
-	if st.kernels, err = gpu.ParseKernels(f.kernels); err != nil {
+	if st.kernels, err = spmv.ParseKernels(f.kernels); err != nil {
 		return nil, usagef("--methods: %v", err)
 	}
 	for _, name := range strings.Split(f.schedules, ",") {
@@ -160,7 +159,7 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 		ps = "fp32,fp64"
 	}
 	for _, s := range strings.Split(ps, ",") {
-		p, err := gpu.ParsePrecision(s)
+		p, err := spmv.ParsePrecision(s)
 		if err != nil {
 			return nil, usagef("--precision: %v", err)
 		}
@@ -215,7 +214,7 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 		return err
 	}
 	progress := progressTo(f.in.quiet)
-	var results []*apps.Result
+	var results []*spmv.Result
 	var gpuErr error
 	w := c.OutOrStdout()
 	// Tables and CSV rows go out input by input, so a long run shows (and
@@ -231,19 +230,19 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 		}
 		switch f.format {
 		case "csv":
-			err = apps.WriteCSV(w, []*apps.Result{res}, i == 0)
+			err = spmv.WriteCSV(w, []*spmv.Result{res}, i == 0)
 		case "table":
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
-			err = apps.WriteTable(w, []*apps.Result{res})
+			err = spmv.WriteTable(w, []*spmv.Result{res})
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if f.format == "json" && len(results) > 0 {
-		if err := apps.WriteJSON(w, results); err != nil {
+		if err := spmv.WriteJSON(w, results); err != nil {
 			return err
 		}
 	}
@@ -268,7 +267,7 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 }
 
 // spmvOne loads one input, builds its schedules on demand and measures it.
-func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, progress io.Writer) (*apps.Result, error) {
+func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, progress io.Writer) (*spmv.Result, error) {
 	start := time.Now()
 	m, used, err := loadSpMVMatrix(path, &f.in, f.pf.seed, f.genScale)
 	if err != nil {
@@ -302,12 +301,12 @@ func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, prog
 		storeSchedule(cache, s, progress)
 		return s, nil
 	}
-	cfg := apps.SpMVConfig{
+	cfg := spmv.SpMVConfig{
 		Input: inputLabel(path, m), Matrix: used, Precisions: st.precisions, BlockSizes: st.blockSizes,
 		Kernels: st.kernels, Methods: st.names, Schedule: schedFn, GPU: f.useGPU, Device: f.device,
 		Warmup: f.warmup, Iters: f.iters, CPUIters: f.cpuIters, Seed: f.pf.seed, Progress: progress,
 	}
-	return apps.RunSpMV(ctx, cfg)
+	return spmv.RunSpMV(ctx, cfg)
 }
 
 // loadSpMVMatrix reads a file or generates gen:SPEC[@SCALE]: the matrix,
@@ -347,7 +346,7 @@ func inputLabel(path string, m *matrices.COO) string {
 // dedupeRows keeps the first row of each input, precision, kernel,
 // schedule and block size: runs of one input split by block size repeat the
 // rows that do not depend on it (the CPU reference).
-func dedupeRows(rows []apps.Row) []apps.Row {
+func dedupeRows(rows []spmv.Row) []spmv.Row {
 	seen := map[string]bool{}
 	out := rows[:0:0]
 	for _, r := range rows {
@@ -364,26 +363,26 @@ func dedupeRows(rows []apps.Row) []apps.Row {
 // report directory (output.WriteFiles: all three complete before any is
 // put in place; other files there stay): this run's rows and those of
 // --merge.
-func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*apps.Result, warn io.Writer) error {
-	var rows []apps.Row
+func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*spmv.Result, warn io.Writer) error {
+	var rows []spmv.Row
 	for _, path := range f.merge {
 		fh, err := os.Open(path)
 		if err != nil {
 			return err
 		}
-		more, err := apps.ReadCSV(fh)
+		more, err := spmv.ReadCSV(fh)
 		fh.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		rows = append(rows, more...)
 	}
-	meta := apps.ReportMeta{Title: f.title, Plot: "speedup.svg"}
+	meta := spmv.ReportMeta{Title: f.title, Plot: "speedup.svg"}
 	for _, res := range results {
 		rows = append(rows, res.Rows...)
 	}
 	rows = dedupeRows(rows)
-	apps.Speedups(rows)
+	spmv.Speedups(rows)
 	for _, res := range results {
 		if res.GPURan && meta.Device == "" {
 			meta.Device, meta.CopyGBps = res.GPU, res.CopyGBps
@@ -397,11 +396,11 @@ func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*apps.Result, 
 			}
 		}
 	}
-	merged := []*apps.Result{{Rows: rows}}
+	merged := []*spmv.Result{{Rows: rows}}
 	if err := output.WriteFiles(ctx, f.report, []output.File{
-		{Name: "results.csv", Fill: func(w io.Writer) error { return apps.WriteCSV(w, merged, true) }},
-		{Name: "speedup.svg", Fill: func(w io.Writer) error { return apps.WriteSpeedupSVG(w, rows) }},
-		{Name: "report.md", Fill: func(w io.Writer) error { return apps.WriteReport(w, rows, meta) }},
+		{Name: "results.csv", Fill: func(w io.Writer) error { return spmv.WriteCSV(w, merged, true) }},
+		{Name: "speedup.svg", Fill: func(w io.Writer) error { return spmv.WriteSpeedupSVG(w, rows) }},
+		{Name: "report.md", Fill: func(w io.Writer) error { return spmv.WriteReport(w, rows, meta) }},
 	}); err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spac-gpu/spac/apps"
+	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/gpu"
 )
 
@@ -57,7 +57,7 @@ func TestSpMVCommandFormatsAndReport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	rows, err := apps.ReadCSV(strings.NewReader(out))
+	rows, err := spmv.ReadCSV(strings.NewReader(out))
 	if err != nil {
 		t.Fatal(err)
 	}

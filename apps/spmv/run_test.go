@@ -1,4 +1,4 @@
-package apps
+package spmv
 
 import (
 	"bytes"
@@ -38,7 +38,7 @@ func TestRunSpMVOnTheCPU(t *testing.T) {
 	coo := testMatrix(t)
 	calls := 0
 	cfg := SpMVConfig{
-		Input: "stencil", Matrix: coo, Precisions: []gpu.Precision{gpu.FP32, gpu.FP64}, BlockSizes: []int{32, 64},
+		Input: "stencil", Matrix: coo, Precisions: []Precision{FP32, FP64}, BlockSizes: []int{32, 64},
 		Methods: []string{"chunks"}, GPU: true, Iters: 2,
 		Schedule: func(ctx context.Context, method string, b int) (*schedule.Schedule, error) {
 			calls++
@@ -63,7 +63,7 @@ func TestRunSpMVOnTheCPU(t *testing.T) {
 		t.Fatalf("%d rows: %+v", len(res.Rows), res.Rows)
 	}
 	for _, r := range res.Rows {
-		if !r.Ran() || !r.OK || r.Device != "cpu" || r.MinBytes != gpu.MinimumBytes(300, 300, coo.NNZ(), mustPrec(t, r.Precision)) {
+		if !r.Ran() || !r.OK || r.Device != "cpu" || r.MinBytes != MinimumBytes(300, 300, coo.NNZ(), mustPrec(t, r.Precision)) {
 			t.Errorf("row %+v", r)
 		}
 		if r.Kernel == "cpu-schedule" && (r.Schedule != "chunks" || r.Blocks == 0) {
@@ -78,8 +78,8 @@ func TestRunSpMVOnTheCPU(t *testing.T) {
 	}
 }
 
-func mustPrec(t *testing.T, s string) gpu.Precision {
-	p, err := gpu.ParsePrecision(s)
+func mustPrec(t *testing.T, s string) Precision {
+	p, err := ParsePrecision(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,13 @@
 //go:build cuda
 
-package gpu
+package spmv
 
 import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/spac-gpu/spac/gpu/cusparse"
 )
 
 // TestCapture: a captured product runs only when its graph is launched,
@@ -15,7 +17,7 @@ import (
 func TestCapture(t *testing.T) {
 	sp, ds, ref, abs := bandedSpMV(t, 5)
 	kernels := []Kernel{CSRScalar, COOAtomic, SPACReadOnly, SPACShared}
-	if _, _, err := CuSPARSEVersion(); err == nil {
+	if _, _, err := cusparse.Version(); err == nil {
 		kernels = append(kernels, CuSPARSECSR)
 	} else {
 		t.Logf("cuSPARSE not captured: %v", err)

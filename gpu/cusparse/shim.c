@@ -1,8 +1,8 @@
 //go:build cuda
 
-// See cusparse_shim.h. Opaque cuSPARSE handles and descriptors are pointers;
+// See shim.h. Opaque cuSPARSE handles and descriptors are pointers;
 // enums are ints; statuses are returned as they come (0 is success).
-#include "cusparse_shim.h"
+#include "shim.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

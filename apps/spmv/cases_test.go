@@ -1,4 +1,4 @@
-package gpu
+package spmv
 
 import (
 	"math/rand/v2"

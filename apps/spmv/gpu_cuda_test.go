@@ -5,9 +5,9 @@
 // from two partitions and under budgets that force splitting and read-only
 // x. Build here, run on the GPU machine:
 //
-//	scripts/gpu-build.sh          # or make gpu: writes bin/gpu/gpu.test
-//	bin/gpu/gpu.test -test.v      # on the GPU machine (carry bin/gpu)
-package gpu
+//	scripts/gpu-build.sh          # or make gpu: writes bin/gpu/spmv.test
+//	bin/gpu/spmv.test -test.v     # on the GPU machine (carry bin/gpu)
+package spmv
 
 import (
 	"errors"
@@ -17,27 +17,34 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/gpu/cusparse"
 	"github.com/spac-gpu/spac/matrices"
 )
 
-var dev *Device
+var dev *gpu.Device
 
 func TestMain(m *testing.M) {
 	ordinal := 0
 	if s := os.Getenv("SPAC_GPU_DEVICE"); s != "" {
 		ordinal, _ = strconv.Atoi(s)
 	}
-	d, err := Open(ordinal)
+	d, err := gpu.Open(ordinal)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gpu tests:", err)
+		fmt.Fprintln(os.Stderr, "spmv tests:", err)
 		os.Exit(1)
 	}
 	dev = d
-	fmt.Fprintf(os.Stderr, "gpu tests on %s, kernels from %s PTX\n", d.Info(), d.PTXSource())
-	if path, version, err := CuSPARSEVersion(); err != nil {
-		fmt.Fprintln(os.Stderr, "gpu tests: cuSPARSE:", err)
+	mod, err := d.LoadModule(Module)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "spmv tests:", err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "spmv tests on %s, kernels from %s PTX\n", d.Info(), mod.Source())
+	if path, version, err := cusparse.Version(); err != nil {
+		fmt.Fprintln(os.Stderr, "spmv tests: cuSPARSE:", err)
 	} else {
-		fmt.Fprintf(os.Stderr, "gpu tests: cuSPARSE %s (%s)\n", version, path)
+		fmt.Fprintf(os.Stderr, "spmv tests: cuSPARSE %s (%s)\n", version, path)
 	}
 	code := m.Run()
 	d.Close()
@@ -63,7 +70,7 @@ func check(t *testing.T, sp *SpMV, op *Op, ref, abs []float64, p Precision, what
 }
 
 func TestKernelsAgreeWithReference(t *testing.T) {
-	_, _, csErr := CuSPARSEVersion()
+	_, _, csErr := cusparse.Version()
 	for _, tc := range testCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := NewMatrix(tc.coo)
@@ -76,7 +83,7 @@ func TestKernelsAgreeWithReference(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				sp, err := dev.NewSpMV(m, p)
+				sp, err := NewSpMV(dev, m, p)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -154,7 +161,7 @@ func TestNoEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := dev.NewSpMV(m, FP64)
+	sp, err := NewSpMV(dev, m, FP64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +224,7 @@ func bandedSpMV(t *testing.T, seed uint64) (sp *SpMV, ds *DeviceSchedule, ref, a
 	if ref, abs, err = m.Reference(x, FP64); err != nil {
 		t.Fatal(err)
 	}
-	if sp, err = dev.NewSpMV(m, FP64); err != nil {
+	if sp, err = NewSpMV(dev, m, FP64); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sp.Close() })
@@ -236,7 +243,7 @@ func bandedSpMV(t *testing.T, seed uint64) (sp *SpMV, ds *DeviceSchedule, ref, a
 
 func TestErrors(t *testing.T) {
 	m, _ := NewMatrix(testCases()[0].coo)
-	sp, err := dev.NewSpMV(m, FP32)
+	sp, err := NewSpMV(dev, m, FP32)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,11 +262,11 @@ func TestErrors(t *testing.T) {
 	if _, err := sp.Upload(a); err == nil {
 		t.Errorf("a schedule of a %d x %d matrix accepted for a 1 x 1 one", other.NRows, other.NCols)
 	}
-	if _, err := Open(99); err == nil {
+	if _, err := gpu.Open(99); err == nil {
 		t.Error("device 99: no error")
 	}
-	var none *Device
-	if _, err := none.NewSpMV(m, FP64); err == nil || errors.Is(err, ErrNoCUDA) {
+	var none *gpu.Device
+	if _, err := NewSpMV(none, m, FP64); err == nil || errors.Is(err, gpu.ErrNoCUDA) {
 		t.Errorf("a nil device: %v", err)
 	}
 }

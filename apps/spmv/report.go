@@ -1,4 +1,4 @@
-package apps
+package spmv
 
 import (
 	"fmt"
@@ -7,8 +7,6 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
-
-	"github.com/spac-gpu/spac/gpu"
 )
 
 // Class is the kind of input a goal is stated for.
@@ -100,10 +98,10 @@ func Summarize(rows []Row) []Summary {
 		if !s.Best.Ran() || r.Micros < s.Best.Micros {
 			s.Best = r
 		}
-		if gpu.Kernel(r.Kernel).UsesSchedule() && (!s.BestSPAC.Ran() || r.Micros < s.BestSPAC.Micros) {
+		if Kernel(r.Kernel).UsesSchedule() && (!s.BestSPAC.Ran() || r.Micros < s.BestSPAC.Micros) {
 			s.BestSPAC = r
 		}
-		if (r.Kernel == string(gpu.CuSPARSECSR) || r.Kernel == string(gpu.CuSPARSECSRAlg2)) && (!s.BestCuSPARSE.Ran() || r.Micros < s.BestCuSPARSE.Micros) {
+		if (r.Kernel == string(CuSPARSECSR) || r.Kernel == string(CuSPARSECSRAlg2)) && (!s.BestCuSPARSE.Ran() || r.Micros < s.BestCuSPARSE.Micros) {
 			s.BestCuSPARSE = r
 		}
 	}

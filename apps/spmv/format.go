@@ -1,4 +1,4 @@
-package apps
+package spmv
 
 import (
 	"encoding/csv"

@@ -1,11 +1,4 @@
-// Package apps runs the toolkit's applications on a matrix and measures
-// them: for now SpMV, y = A x, on the CPU (the reference, and the SPAC
-// schedule's executor) and, in a binary built with CUDA support, on the GPU
-// with every kernel of package gpu, each checked against the reference and
-// timed with CUDA events.
-//
-// Dependencies point one way: cmd/spac -> apps -> gpu, schedule.
-package apps
+package spmv
 
 import (
 	"cmp"
@@ -18,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/gpu/cusparse"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
 )
@@ -30,9 +24,9 @@ type ScheduleFunc func(ctx context.Context, method string, blockSize int) (*sche
 type SpMVConfig struct {
 	Input      string        // the matrix's name in the table
 	Matrix     *matrices.COO // the entries multiplied (symmetric storage expanded)
-	Precisions []gpu.Precision
+	Precisions []Precision
 	BlockSizes []int
-	Kernels    []gpu.Kernel
+	Kernels    []Kernel
 	Methods    []string     // partitioning methods whose schedules the SPAC kernels (and the CPU executor) run
 	Schedule   ScheduleFunc // nil: no schedules
 	GPU        bool         // run the GPU kernels
@@ -60,7 +54,7 @@ type Row struct {
 	MinMicros    float64 `json:"time_min_us"`
 	MaxMicros    float64 `json:"time_max_us"`
 	Reps         int     `json:"reps"`
-	MinBytes     int64   `json:"min_bytes"`        // gpu.MinimumBytes
+	MinBytes     int64   `json:"min_bytes"`        // MinimumBytes
 	GBps         float64 `json:"gbps"`             // MinBytes / time
 	CopyFraction float64 `json:"copy_fraction"`    // GBps over the measured device copy bandwidth (GPU rows)
 	Speedup      float64 `json:"speedup_cusparse"` // best cuSPARSE CSR time over this time (GPU rows)
@@ -116,13 +110,13 @@ func (c *SpMVConfig) progressf(format string, a ...any) {
 // failure in the middle of a run).
 func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 	if len(cfg.Precisions) == 0 {
-		cfg.Precisions = []gpu.Precision{gpu.FP64}
+		cfg.Precisions = []Precision{FP64}
 	}
 	if len(cfg.BlockSizes) == 0 {
 		cfg.BlockSizes = []int{1024}
 	}
 	if cfg.Kernels == nil {
-		cfg.Kernels = gpu.Kernels()
+		cfg.Kernels = Kernels()
 	}
 	if cfg.Iters < 1 {
 		cfg.Iters = 50
@@ -134,11 +128,11 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 		cfg.CopyBytes = 512 << 20
 	}
 	for _, b := range cfg.BlockSizes {
-		if err := gpu.CheckBlockSize(b); err != nil {
+		if err := CheckBlockSize(b); err != nil {
 			return nil, err
 		}
 	}
-	m, err := gpu.NewMatrix(cfg.Matrix)
+	m, err := NewMatrix(cfg.Matrix)
 	if err != nil {
 		return nil, err
 	}
@@ -147,9 +141,9 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 
 	// The reference of every precision, and the CPU CSR rows.
 	type prec struct {
-		p        gpu.Precision
+		p        Precision
 		ref, abs []float64
-		sp       *gpu.SpMV
+		sp       *SpMV
 	}
 	precs := make([]*prec, len(cfg.Precisions))
 	for i, p := range cfg.Precisions {
@@ -186,8 +180,12 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 		defer dev.Close()
 		res.GPURan = true
 		res.GPU = dev.Info().String()
-		res.PTX = dev.PTXSource()
-		if path, version, err := gpu.CuSPARSEVersion(); err != nil {
+		mod, err := dev.LoadModule(Module)
+		if err != nil {
+			return nil, err
+		}
+		res.PTX = mod.Source()
+		if path, version, err := cusparse.Version(); err != nil {
 			res.CuSPARSE = err.Error()
 		} else {
 			res.CuSPARSE = fmt.Sprintf("%s %s", path, version)
@@ -202,7 +200,7 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			sp, err := dev.NewSpMV(m, pc.p)
+			sp, err := NewSpMV(dev, m, pc.p)
 			if err != nil {
 				return nil, err
 			}
@@ -223,9 +221,9 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 					row := res.newRow(m, pc.p, b, string(k), "-", "gpu")
 					op, err := sp.Op(k, b, nil)
 					if err != nil {
-						if errors.Is(err, gpu.ErrNoCuSPARSE) || errors.Is(err, gpu.ErrUnsupported) {
+						if errors.Is(err, cusparse.ErrUnavailable) || errors.Is(err, ErrUnsupported) {
 							row.Note = err.Error()
-							if errors.Is(err, gpu.ErrNoCuSPARSE) {
+							if errors.Is(err, cusparse.ErrUnavailable) {
 								row.Note = "cuSPARSE missing"
 								res.Notes = appendOnce(res.Notes, err.Error())
 							}
@@ -244,7 +242,7 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 	}
 
 	// Schedules: the CPU executor, the predicted traffic, the SPAC kernels.
-	var schedKernels []gpu.Kernel
+	var schedKernels []Kernel
 	for _, k := range cfg.Kernels {
 		if k.UsesSchedule() {
 			schedKernels = append(schedKernels, k)
@@ -263,9 +261,9 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 				if method == cfg.Methods[0] {
 					res.predictDefault(s)
 				}
-				var arrays *gpu.ScheduleArrays
+				var arrays *ScheduleArrays
 				if dev != nil && len(schedKernels) > 0 {
-					if arrays, err = gpu.NewScheduleArrays(s, method); err != nil {
+					if arrays, err = NewScheduleArrays(s, method); err != nil {
 						return nil, err
 					}
 				}
@@ -314,16 +312,16 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 func (res *Result) predictDefault(s *schedule.Schedule) {
 	for i := range res.Rows {
 		r := &res.Rows[i]
-		if r.Kernel == string(gpu.COOAtomic) && r.BlockSize == s.BlockSize {
-			p, _ := gpu.ParsePrecision(r.Precision)
-			r.PredBytes = predictedBytes(s, gpu.COOAtomic, p)
+		if r.Kernel == string(COOAtomic) && r.BlockSize == s.BlockSize {
+			p, _ := ParsePrecision(r.Precision)
+			r.PredBytes = predictedBytes(s, COOAtomic, p)
 		}
 	}
 }
 
-func (res *Result) newRow(m *gpu.Matrix, p gpu.Precision, b int, kernel, sched, device string) Row {
+func (res *Result) newRow(m *Matrix, p Precision, b int, kernel, sched, device string) Row {
 	return Row{Input: res.Input, NRows: m.NRows, NCols: m.NCols, NNZ: m.NNZ(), Precision: p.String(), BlockSize: b,
-		Kernel: kernel, Schedule: sched, Device: device, MinBytes: gpu.MinimumBytes(m.NRows, m.NCols, m.NNZ(), p)}
+		Kernel: kernel, Schedule: sched, Device: device, MinBytes: MinimumBytes(m.NRows, m.NCols, m.NNZ(), p)}
 }
 
 func (res *Result) add(cfg *SpMVConfig, row Row) {
@@ -365,7 +363,7 @@ func Speedups(rows []Row) {
 	best := map[string]float64{}
 	key := func(r Row) string { return r.Input + "\x00" + r.Precision }
 	for _, r := range rows {
-		if r.Ran() && r.OK && (r.Kernel == string(gpu.CuSPARSECSR) || r.Kernel == string(gpu.CuSPARSECSRAlg2)) {
+		if r.Ran() && r.OK && (r.Kernel == string(CuSPARSECSR) || r.Kernel == string(CuSPARSECSRAlg2)) {
 			if b, ok := best[key(r)]; !ok || r.Micros < b {
 				best[key(r)] = r.Micros
 			}
@@ -387,13 +385,13 @@ func (r *Row) setTime(t gpu.Timing) {
 	}
 }
 
-func (r *Row) check(y, ref, abs []float64, p gpu.Precision) {
-	r.MaxRelErr = gpu.MaxRelError(y, ref, abs)
-	r.OK = r.MaxRelErr <= gpu.Tolerance(p)
+func (r *Row) check(y, ref, abs []float64, p Precision) {
+	r.MaxRelErr = MaxRelError(y, ref, abs)
+	r.OK = r.MaxRelErr <= Tolerance(p)
 }
 
 // measure checks one product of op against the reference, then times it.
-func measure(sp *gpu.SpMV, op *gpu.Op, row *Row, ref, abs []float64, p gpu.Precision, warmup, iters int) error {
+func measure(sp *SpMV, op *Op, row *Row, ref, abs []float64, p Precision, warmup, iters int) error {
 	row.Blocks, row.SharedBytes = op.Blocks, op.Shared
 	y, err := sp.Product(op)
 	if err != nil {
@@ -410,20 +408,20 @@ func measure(sp *gpu.SpMV, op *gpu.Op, row *Row, ref, abs []float64, p gpu.Preci
 
 // predictedBytes is schedule.Traffic's prediction of what kernel k moves
 // between L1 and L2 (32-byte sectors), for the kernels it models.
-func predictedBytes(s *schedule.Schedule, k gpu.Kernel, p gpu.Precision) int64 {
+func predictedBytes(s *schedule.Schedule, k Kernel, p Precision) int64 {
 	switch k {
-	case gpu.SPACShared, gpu.SPACSharedX4:
+	case SPACShared, SPACSharedX4:
 		if s.XReadOnly() {
 			return 0
 		}
 		_, sec := s.Traffic(p.Bytes()).Optimized.Total()
 		return sec * 32
-	case gpu.SPACReadOnly, gpu.SPACReadOnlyX4:
+	case SPACReadOnly, SPACReadOnlyX4:
 		ro := *s
 		ro.Applied = schedule.ReadOnly
 		_, sec := ro.Traffic(p.Bytes()).Optimized.Total()
 		return sec * 32
-	case gpu.COOAtomic:
+	case COOAtomic:
 		_, sec := s.Traffic(p.Bytes()).Default.Total()
 		return sec * 32
 	}
@@ -446,8 +444,8 @@ func randomX(n int, seed int64) []float64 {
 }
 
 // cpuCSR is y = A x row by row in the precision's arithmetic.
-func cpuCSR(m *gpu.Matrix, x, y []float64, p gpu.Precision) {
-	if p == gpu.FP32 {
+func cpuCSR(m *Matrix, x, y []float64, p Precision) {
+	if p == FP32 {
 		for r := range m.NRows {
 			var s float32
 			for j := m.RowPtr[r]; j < m.RowPtr[r+1]; j++ {
@@ -468,10 +466,10 @@ func cpuCSR(m *gpu.Matrix, x, y []float64, p gpu.Precision) {
 
 // cpuSchedule runs the schedule's CPU executor (the GPU kernel's semantics)
 // iters times and returns its result and time.
-func cpuSchedule(s *schedule.Schedule, x []float64, p gpu.Precision, iters int) ([]float64, gpu.Timing, error) {
+func cpuSchedule(s *schedule.Schedule, x []float64, p Precision, iters int) ([]float64, gpu.Timing, error) {
 	y := make([]float64, s.NRows)
 	var err error
-	if p == gpu.FP32 {
+	if p == FP32 {
 		x32 := make([]float32, len(x))
 		for i, v := range x {
 			x32[i] = float32(v)
@@ -515,11 +513,11 @@ func appendOnce(list []string, s string) []string {
 func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
 
 // KernelOrder sorts rows as the tables show them: by input, precision, the
-// CPU rows first, then the kernels in gpu.Kernels order, schedule, block
+// CPU rows first, then the kernels in Kernels order, schedule, block
 // size.
 func KernelOrder(rows []Row) {
 	rank := map[string]int{"cpu-csr": -2, "cpu-schedule": -1}
-	for i, k := range gpu.Kernels() {
+	for i, k := range Kernels() {
 		rank[string(k)] = i
 	}
 	inputs := map[string]int{}

@@ -1,0 +1,456 @@
+package spmv
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/gpu/cusparse"
+)
+
+// SpMV holds one matrix on a device in one precision, with x, y, the
+// schedules uploaded for it, and the cuSPARSE state.
+type SpMV struct {
+	d                     *gpu.Device
+	mod                   *gpu.Module
+	m                     *Matrix
+	p                     Precision
+	rowptr, row, col, val *gpu.Buffer
+	x, y                  *gpu.Buffer
+	scheds                []*DeviceSchedule
+	ops                   []*Op
+	cs                    *cusparse.Handle // made by the first cuSPARSE op
+}
+
+// DeviceSchedule is a schedule's arrays on the device.
+type DeviceSchedule struct {
+	a                                   *ScheduleArrays
+	meta, xUnique, yUniq                *gpu.Buffer
+	yShared, val, xLocal, col, rowStart *gpu.Buffer
+	zeroRows                            *gpu.Buffer
+	nZero                               int
+}
+
+// Arrays returns the host form the schedule was uploaded from.
+func (ds *DeviceSchedule) Arrays() *ScheduleArrays { return ds.a }
+
+// Op is one ready-to-run y = A x: a kernel with its launch configuration
+// (and, for cuSPARSE, its descriptors and buffer).
+type Op struct {
+	Kernel    Kernel
+	BlockSize int // 0 for cuSPARSE; a SPAC kernel's schedule's tasks per block
+	Threads   int // threads per block of the main launch (BlockSize unless a SPAC kernel runs several tasks per thread)
+	Shared    int // dynamic shared memory per block, bytes
+	Blocks    int // blocks of the main launch
+	steps     []func() error
+	cs        *cusparse.SpMV
+	sched     *DeviceSchedule // the schedule a SPAC op runs; nil for the others
+}
+
+// NewSpMV loads the SpMV kernels into d (once per device) and uploads m
+// with values of precision p, and x and y.
+func NewSpMV(d *gpu.Device, m *Matrix, p Precision) (_ *SpMV, err error) {
+	s := &SpMV{d: d, m: m, p: p}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+	if s.mod, err = d.LoadModule(Module); err != nil {
+		return nil, err
+	}
+	if s.rowptr, err = gpu.Upload(d, m.RowPtr, "the row offsets"); err != nil {
+		return nil, err
+	}
+	if s.row, err = gpu.Upload(d, m.Row, "the row indices"); err != nil {
+		return nil, err
+	}
+	if s.col, err = gpu.Upload(d, m.Col, "the column indices"); err != nil {
+		return nil, err
+	}
+	if s.val, err = UploadValues(d, m.Val, p, "the values"); err != nil {
+		return nil, err
+	}
+	if s.x, err = d.Alloc(int64(m.NCols*p.Bytes()), "x"); err != nil {
+		return nil, err
+	}
+	if s.y, err = d.Alloc(int64(m.NRows*p.Bytes()), "y"); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// UploadValues copies v, rounded to precision p, into new device memory
+// (as the SpMV stores its values and vectors); what names it in errors.
+func UploadValues(d *gpu.Device, v []float64, p Precision, what string) (*gpu.Buffer, error) {
+	if p == FP64 {
+		return gpu.Upload(d, v, what)
+	}
+	return gpu.Upload(d, narrow(v), what)
+}
+
+// narrow rounds v to float32.
+func narrow(v []float64) []float32 {
+	f := make([]float32, len(v))
+	for i, x := range v {
+		f[i] = float32(x)
+	}
+	return f
+}
+
+// VectorArgs returns the device addresses of x and y, as kernel arguments
+// (like gpu.Ptr), so that kernels of other modules can write the x an Op
+// multiplies and read the y it produces: a solver keeps its direction
+// vector in x and A times it in y, and copies nothing. The SpMV owns the
+// memory; it is valid until Close.
+func (s *SpMV) VectorArgs() (x, y uint64) { return gpu.Ptr(s.x), gpu.Ptr(s.y) }
+
+// SetX copies x (rounded to the precision) to the device.
+func (s *SpMV) SetX(x []float64) error {
+	if len(x) != s.m.NCols {
+		return fmt.Errorf("spmv: x has %d entries, the matrix %d columns", len(x), s.m.NCols)
+	}
+	if s.p == FP64 {
+		return gpu.Write(s.x, x, "x")
+	}
+	return gpu.Write(s.x, narrow(x), "x")
+}
+
+// Y waits for the queued work and returns y as float64.
+func (s *SpMV) Y() ([]float64, error) {
+	out := make([]float64, s.m.NRows)
+	if s.p == FP64 {
+		return out, gpu.Download(s.y, out, "y")
+	}
+	f := make([]float32, s.m.NRows)
+	if err := gpu.Download(s.y, f, "y"); err != nil {
+		return nil, err
+	}
+	for i, v := range f {
+		out[i] = float64(v)
+	}
+	return out, nil
+}
+
+// poisonY fills y with NaN (all bits set), so that a row no kernel writes
+// shows up in the check.
+func (s *SpMV) poisonY() error { return s.y.Fill32(0xffffffff) }
+
+// Upload copies a schedule's arrays to the device for this matrix.
+func (s *SpMV) Upload(a *ScheduleArrays) (*DeviceSchedule, error) {
+	if err := s.checkArrays(a); err != nil {
+		return nil, err
+	}
+	ds := &DeviceSchedule{a: a, nZero: len(a.ZeroRows)}
+	if err := ds.upload(s.d, nil, s.p); err != nil {
+		ds.free()
+		return nil, err
+	}
+	s.scheds = append(s.scheds, ds)
+	return ds, nil
+}
+
+// checkArrays says whether a schedule was made for the SpMV's matrix.
+func (s *SpMV) checkArrays(a *ScheduleArrays) error {
+	if a.NRows != s.m.NRows || a.NCols != s.m.NCols || a.NNZ != s.m.NNZ() {
+		return fmt.Errorf("spmv: schedule %s is for a %d x %d matrix with %d entries, not %d x %d with %d",
+			a.Label, a.NRows, a.NCols, a.NNZ, s.m.NRows, s.m.NCols, s.m.NNZ())
+	}
+	return nil
+}
+
+// upload copies the schedule's arrays, with the values in precision p: at
+// once, or queued on t where t is not nil.
+func (ds *DeviceSchedule) upload(d *gpu.Device, t *gpu.Transfer, p Precision) error {
+	a := ds.a
+	var err error
+	send(&err, &ds.meta, d, t, a.Meta, "block offsets")
+	send(&err, &ds.xUnique, d, t, a.XUnique, "unique x")
+	send(&err, &ds.yUniq, d, t, a.YUnique, "unique y")
+	send(&err, &ds.yShared, d, t, a.YShared, "shared flags")
+	if p == FP32 {
+		send(&err, &ds.val, d, t, narrow(a.Val), "schedule values")
+	} else {
+		send(&err, &ds.val, d, t, a.Val, "schedule values")
+	}
+	send(&err, &ds.xLocal, d, t, a.XLocal, "local x addresses")
+	send(&err, &ds.col, d, t, a.Col, "slot columns")
+	send(&err, &ds.rowStart, d, t, a.RowStart, "row starts")
+	send(&err, &ds.zeroRows, d, t, a.ZeroRows, "rows to clear")
+	return err
+}
+
+// send uploads s into *dst at once, or queues it on t; after an error
+// (*err) it does nothing.
+func send[T any](err *error, dst **gpu.Buffer, d *gpu.Device, t *gpu.Transfer, s []T, what string) {
+	if *err != nil {
+		return
+	}
+	if t == nil {
+		*dst, *err = gpu.Upload(d, s, what)
+	} else {
+		*dst, *err = gpu.UploadAsync(t, s, what)
+	}
+}
+
+func (ds *DeviceSchedule) free() {
+	for _, b := range []*gpu.Buffer{ds.meta, ds.xUnique, ds.yUniq, ds.yShared,
+		ds.val, ds.xLocal, ds.col, ds.rowStart, ds.zeroRows} {
+		b.Free()
+	}
+}
+
+// PendingSchedule is a schedule whose upload runs on a stream of its own.
+type PendingSchedule struct {
+	s       *SpMV
+	ds      *DeviceSchedule
+	t       *gpu.Transfer
+	adopted bool
+}
+
+// UploadAsync copies a schedule's arrays to the device with a
+// gpu.Transfer, so that products queued on the default stream keep
+// running while it copies. It is meant to be called from a goroutine other
+// than the one running the products: it reads nothing the SpMV's other
+// methods change. Ready reports when the copies are done; Adopt then hands
+// the schedule to the SpMV (call that from the goroutine running the
+// products), Discard frees it instead.
+func (s *SpMV) UploadAsync(a *ScheduleArrays) (*PendingSchedule, error) {
+	if err := s.checkArrays(a); err != nil {
+		return nil, err
+	}
+	t, err := s.d.NewTransfer()
+	if err != nil {
+		return nil, err
+	}
+	ps := &PendingSchedule{s: s, t: t, ds: &DeviceSchedule{a: a, nZero: len(a.ZeroRows)}}
+	if err := ps.ds.upload(s.d, t, s.p); err != nil {
+		ps.release()
+		return nil, err
+	}
+	return ps, nil
+}
+
+// Ready reports, without waiting, whether the copies have finished.
+func (ps *PendingSchedule) Ready() (bool, error) { return ps.t.Ready() }
+
+// Adopt waits for the copies (Ready says whether that blocks), makes the
+// schedule the SpMV's (Close frees it) and returns it for Op.
+func (ps *PendingSchedule) Adopt() (*DeviceSchedule, error) {
+	if err := ps.t.Close(); err != nil {
+		return nil, err
+	}
+	ps.adopted = true
+	ps.s.scheds = append(ps.s.scheds, ps.ds)
+	return ps.ds, nil
+}
+
+// Discard frees a schedule that was not adopted (after its copies end).
+func (ps *PendingSchedule) Discard() {
+	if !ps.adopted {
+		ps.release()
+	}
+}
+
+func (ps *PendingSchedule) release() {
+	_ = ps.t.Close() // the copies must end before the memory is freed
+	ps.ds.free()
+}
+
+// Op prepares kernel k: blockSize threads per block for the plain kernels,
+// the schedule (made for that block size) for the SPAC kernels; cuSPARSE
+// takes neither.
+func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
+	m, p := s.m, s.p
+	op := &Op{Kernel: k, BlockSize: blockSize}
+	if k.IsCuSPARSE() {
+		op.BlockSize = 0
+		cs, err := s.newCuSPARSE(k)
+		if err != nil {
+			return nil, err
+		}
+		op.cs = cs
+		op.steps = []func() error{cs.Run}
+		s.ops = append(s.ops, op)
+		return op, nil
+	}
+	if k.UsesSchedule() {
+		if sched == nil {
+			return nil, fmt.Errorf("spmv: %s needs a schedule", k)
+		}
+		blockSize = sched.a.BlockSize
+		op.BlockSize = blockSize
+	}
+	if err := CheckBlockSize(blockSize); err != nil {
+		return nil, err
+	}
+	var err error
+	add := func(l *gpu.Launch, e error) error {
+		if e != nil {
+			return e
+		}
+		op.steps = append(op.steps, l.Run)
+		return nil
+	}
+	launch := func(base string, grid, block, shared int, args ...uint64) (*gpu.Launch, error) {
+		return s.mod.Launch(entryName(base, p), grid, block, shared, args...)
+	}
+	ceil := func(a, b int) int { return (a + b - 1) / b }
+	x, y, rowptr, row, col, val := gpu.Ptr(s.x), gpu.Ptr(s.y), gpu.Ptr(s.rowptr), gpu.Ptr(s.row), gpu.Ptr(s.col), gpu.Ptr(s.val)
+	switch k {
+	case CSRScalar:
+		op.Blocks = ceil(m.NRows, blockSize)
+		err = add(launch("csr_scalar", op.Blocks, blockSize, 0, gpu.Int(m.NRows), rowptr, col, val, x, y))
+	case CSRVector:
+		op.Blocks = ceil(m.NRows, blockSize/32)
+		err = add(launch("csr_vector", op.Blocks, blockSize, 0, gpu.Int(m.NRows), rowptr, col, val, x, y))
+	case COOAtomic:
+		op.steps = append(op.steps, s.clearY)
+		op.Blocks = ceil(m.NNZ(), blockSize)
+		err = add(launch("coo_atomic", op.Blocks, blockSize, 0, gpu.Int(m.NNZ()), row, col, val, x, y))
+	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4:
+		a := sched.a
+		if k.StagesX() && !a.XStaged {
+			return nil, fmt.Errorf("%w: %s needs x in shared memory, but schedule %s (block size %d) reads x through the read-only cache: its blocks' x and y exceed the shared-memory budget (use spac-ldg, or --overflow split)", ErrUnsupported, k, a.Label, a.BlockSize)
+		}
+		per := k.TasksPerThread()
+		threads := blockSize / per
+		if threads < 32 || threads%32 != 0 {
+			return nil, fmt.Errorf("%w: %s runs %d tasks per thread: block size %d gives %d threads, want a multiple of 32", ErrUnsupported, k, per, blockSize, threads)
+		}
+		// Clear the rows the flush adds to: one scattered write of a 32-byte
+		// sector (and a 4-byte index) per row, or all of y with a memset
+		// where that moves fewer bytes.
+		switch {
+		case sched.nZero*36 > m.NRows*p.Bytes():
+			op.steps = append(op.steps, s.clearY)
+		case sched.nZero > 0:
+			if err := add(launch("zero_rows", ceil(sched.nZero, 256), 256, 0, gpu.Int(sched.nZero), gpu.Ptr(sched.zeroRows), y)); err != nil {
+				return nil, err
+			}
+		}
+		base := strings.ReplaceAll(strings.TrimPrefix(string(k), "spac-"), "-", "_")
+		op.sched = sched
+		op.Blocks = a.Blocks
+		op.Threads = threads
+		op.Shared = a.SharedBytes(k, p)
+		err = add(launch("spac_"+base, a.Blocks, threads, op.Shared,
+			gpu.Ptr(sched.meta), gpu.Ptr(sched.xUnique), gpu.Ptr(sched.yUniq), gpu.Ptr(sched.yShared),
+			gpu.Ptr(sched.val), gpu.Ptr(sched.xLocal), gpu.Ptr(sched.col), gpu.Ptr(sched.rowStart), x, y))
+	default:
+		return nil, fmt.Errorf("spmv: unknown kernel %q", k)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.ops = append(s.ops, op)
+	return op, nil
+}
+
+// newCuSPARSE prepares cuSPARSE's SpMV for kernel k on the SpMV's matrix,
+// x and y.
+func (s *SpMV) newCuSPARSE(k Kernel) (*cusparse.SpMV, error) {
+	if s.cs == nil {
+		h, err := cusparse.New(s.d)
+		if err != nil {
+			return nil, err
+		}
+		s.cs = h
+	}
+	m := s.m
+	if m.Duplicates > 0 {
+		return nil, fmt.Errorf("%w: cuSPARSE takes distinct entries, and %s has %d duplicates", ErrUnsupported, m.Name, m.Duplicates)
+	}
+	a := cusparse.Matrix{Format: cusparse.CSR, Rows: m.NRows, Cols: m.NCols, NNZ: m.NNZ(), RowPtr: s.rowptr, Row: s.row, Col: s.col, Val: s.val, Type: cusparse.R64F}
+	if s.p == FP32 {
+		a.Type = cusparse.R32F
+	}
+	alg := cusparse.AlgDefault
+	switch k {
+	case CuSPARSECSR:
+	case CuSPARSECSRAlg2:
+		alg = cusparse.CSRAlg2
+	case CuSPARSECOO:
+		a.Format = cusparse.COO
+	default:
+		return nil, fmt.Errorf("spmv: %s is not a cuSPARSE kernel", k)
+	}
+	cs, err := s.cs.NewSpMV(a, s.x, s.y, alg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", k, err)
+	}
+	return cs, nil
+}
+
+// clearY is a step that zeroes y on the device's launch stream.
+func (s *SpMV) clearY() error { return s.y.Fill32(0) }
+
+// run enqueues the op.
+func (op *Op) run() error {
+	for _, st := range op.steps {
+		if err := st(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Run enqueues y = A x with op on the device's launch stream (the default
+// stream, or a gpu.Device.Capture's) and returns without waiting (unlike
+// Product, which also fills y with NaN first and waits).
+func (s *SpMV) Run(op *Op) error { return s.d.Do(op.run) }
+
+// Drop frees a schedule the SpMV holds (uploaded or adopted) and forgets
+// the ops made on it, which must not run again. It first waits for the
+// work queued so far, which may still read the schedule.
+func (s *SpMV) Drop(ds *DeviceSchedule) error {
+	if err := s.d.Sync("dropping a schedule"); err != nil {
+		return err
+	}
+	s.ops = slices.DeleteFunc(s.ops, func(op *Op) bool { return op.sched == ds })
+	s.scheds = slices.DeleteFunc(s.scheds, func(x *DeviceSchedule) bool { return x == ds })
+	ds.free()
+	return nil
+}
+
+// Product fills y with NaN, runs op once and returns y.
+func (s *SpMV) Product(op *Op) ([]float64, error) {
+	if err := s.poisonY(); err != nil {
+		return nil, err
+	}
+	if err := s.Run(op); err != nil {
+		return nil, err
+	}
+	y, err := s.Y()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op.Kernel, err)
+	}
+	return y, nil
+}
+
+// Time runs op warmup times, then reps times between CUDA events
+// (gpu.Device.Time).
+func (s *SpMV) Time(op *Op, warmup, reps int) (gpu.Timing, error) {
+	return s.d.Time(op.run, warmup, reps, string(op.Kernel))
+}
+
+// Close frees everything on the device.
+func (s *SpMV) Close() error {
+	for _, op := range s.ops {
+		if op.cs != nil {
+			op.cs.Close()
+		}
+	}
+	s.ops = nil
+	s.cs.Close()
+	s.cs = nil
+	for _, ds := range s.scheds {
+		ds.free()
+	}
+	s.scheds = nil
+	for _, b := range []*gpu.Buffer{s.rowptr, s.row, s.col, s.val, s.x, s.y} {
+		b.Free()
+	}
+	return nil
+}

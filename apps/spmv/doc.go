@@ -1,0 +1,65 @@
+// Package spmv is the toolkit's first application: sparse matrix-vector
+// products, y = A x, on the CPU (the reference, and the SPAC schedule's
+// executor) and, in a binary built with CUDA support, on the GPU with the
+// kernels of kernels/spmv.cu and, for comparison, cuSPARSE's generic SpMV
+// (package gpu/cusparse). RunSpMV checks every kernel against the reference
+// and times it with CUDA events; the tables, CSV, JSON and the report of
+// scripts/gpu-bench.sh are written here too.
+//
+// The device side runs on package gpu's runtime: NewSpMV loads the kernels
+// (once per device) and uploads a Matrix, Upload and UploadAsync a
+// schedule's ScheduleArrays, Op prepares a kernel and Run, Product and Time
+// run it. The host-side preparation (NewMatrix, NewScheduleArrays, the
+// reference) works in every build, so callers can check and test
+// everything but the device itself.
+//
+// # Kernels
+//
+// The kernels are CUDA C in kernels/spmv.cu. Their PTX, made by nvcc for
+// the virtual architecture compute_80 (make ptx), is embedded in the binary
+// and compiled for the device by the driver when the module loads (see
+// package gpu); SPAC_PTX_DIR/spmv.ptx replaces it for trying a change
+// without rebuilding.
+//
+//   - csr-scalar: one thread per row of the CSR matrix.
+//   - csr-vector: one warp per row, a shuffle reduction at the end.
+//   - coo-atomic: one thread per nonzero in CSR order, atomicAdd into y (the
+//     edge-based baseline; the "default kernel" of schedule.Traffic).
+//   - spac-smem: the SPAC schedule (package schedule), a thread per task:
+//     block b runs part b; it stages its unique x in shared memory,
+//     accumulates its rows in shared memory (a thread's run of equal rows,
+//     then a segmented warp scan, then one shared atomicAdd per row and
+//     warp), and flushes them with a plain store for the rows it owns and
+//     atomicAdd for the rows other blocks share (YShared).
+//   - spac-ldg: the same with x read through the read-only cache (__ldg) at
+//     the slot's global column; only y is in shared memory.
+//   - spac-smem-x4, spac-ldg-x4: the same schedules with four consecutive
+//     tasks per thread (B/4 threads for a schedule of block size B), whose
+//     slot data comes in 16-byte loads.
+//   - cusparse-csr, cusparse-csr-alg2, cusparse-coo: cusparseSpMV with the
+//     CSR default algorithm, CSR_ALG2, and COO (preprocessed once where the
+//     library has cusparseSpMV_preprocess, CUDA 12.4 on).
+//
+// The SPAC kernels read the schedule's arrays as ScheduleArrays lays them
+// out: per slot the value and the uint16 local x address (or the int32
+// column), and instead of the uint16 local y address one bit per slot that
+// marks where a row starts within the block (tasks are sorted by row, so the
+// address is a prefix count); per block its offsets and counts; per unique
+// row its global index and shared flag.
+//
+// Every kernel computes all of y = A x from any prior content of y: kernels
+// that accumulate with atomics clear y first (coo-atomic all of it; spac-*
+// the rows they do not store plainly, shared or empty, or all of y with a
+// memset where that moves fewer bytes), and the clearing is part of the
+// timed operation.
+//
+// Values are fp32 or fp64; indices are int32 and local shared-memory
+// addresses uint16, so a matrix may have at most 2^31-1 nonzeros.
+//
+// # Solvers
+//
+// An SpMV is also the product of an iterative solver (apps/cg): VectorArgs
+// gives its x and y to the solver's own kernels, Run queues a product
+// without waiting (and is recorded by gpu.Device.Capture, cuSPARSE's
+// included), and UploadAsync brings a schedule in while products run.
+package spmv

@@ -129,7 +129,7 @@ func (b Bins) Bin(v uint32) int {
 // Tile sizes of prim.cu: the single-pass kernels' (scan, select, reduce)
 // and the sort's; the block size of all of them.
 const (
-	primTile     = 4096
+	primTile     = 8192
 	primSortTile = 4096
 	primThreads  = 256
 	primRadix    = 256

@@ -22,9 +22,9 @@
 #define FULL 0xffffffffu
 #define THREADS 256
 #define WARPS (THREADS / 32)
-#define ROUNDS 4                       // 16-byte loads per thread and tile
-#define WARP_ITEMS (ROUNDS * 128)      // 512 consecutive elements per warp
-#define TILE (WARPS * WARP_ITEMS)      // 4096 elements per tile
+#define ROUNDS 8                       // 16-byte loads per thread and tile
+#define WARP_ITEMS (ROUNDS * 128)      // 1024 consecutive elements per warp
+#define TILE (WARPS * WARP_ITEMS)      // 8192 elements per tile
 #define REDUCE_MAX_GRID 1024
 #define SORT_ROUNDS 16                 // keys per thread and tile in the sort
 #define SORT_WARP_ITEMS (SORT_ROUNDS * 32)
@@ -194,7 +194,7 @@ __device__ __forceinline__ void block_offsets(T warp_total, T* warp_prefix, T* t
 
 // Tile is where a block of a single-pass kernel works: its tile (taken in
 // start order), the call's epoch, the length, and its warp's first element
-// and whether the warp's 512 elements are all in range.
+// and whether the warp's WARP_ITEMS elements are all in range.
 struct Tile {
     Status st;
     int tile;
@@ -220,7 +220,7 @@ __device__ __forceinline__ Tile begin_tile(u64* scratch, int cap, const int* npt
 
 // ---- scan ----
 
-// Each warp scans 512 consecutive elements: ROUNDS rounds of a 16-byte
+// Each warp scans WARP_ITEMS consecutive elements: ROUNDS rounds of a 16-byte
 // load per lane (the warp reads 512 contiguous bytes a round), a running
 // sum within the four, a warp scan of the lanes' sums, and a carry across
 // rounds. In is the input's type (int sign-extends into a 64-bit Acc,

@@ -1,37 +1,30 @@
-//go:build cuda
-
 package gpu
 
+// Prims is written on the package's exported API alone (Module, Launch,
+// Buffer), so that it builds the same with and without CUDA: without it no
+// Device opens, and NewPrims refuses the nil one.
+
 import (
+	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
-
-	"gorgonia.org/cu"
 )
 
-// primModules holds each open device's primitives module, loaded on the
-// first use of a primitive there; entries of closed devices are dropped at
-// the next lookup.
+// primModules holds each device's primitives module, loaded on the first
+// use of a primitive there (the device unloads it when it closes).
 var primModules struct {
 	sync.Mutex
 	m map[*Device]*Module
 }
 
-// primModuleOf returns d's primitives module, loading it on first use;
-// call it bound.
+// primModuleOf returns d's primitives module, loading it on first use.
 func primModuleOf(d *Device) (*Module, error) {
 	primModules.Lock()
 	defer primModules.Unlock()
-	for dev := range primModules.m {
-		if dev.closed {
-			delete(primModules.m, dev)
-		}
-	}
 	if m, ok := primModules.m[d]; ok {
 		return m, nil
 	}
-	m, err := d.loadModule(primModule)
+	m, err := d.LoadModule(primModule)
 	if err != nil {
 		return nil, err
 	}
@@ -51,34 +44,35 @@ type Prims struct {
 	d        *Device
 	mod      *Module
 	maxN     int
-	cap      int      // tiles of the look-back status
-	scratch  buffer   // see prim.cu
-	sortTmp  buffer   // the sort's counts, keys and values; made on its first use
-	sortVals bool     // sortTmp holds room for values
-	mapped   *Mapped  // Select's count, posted by the kernel
-	posted   cu.Event // recorded after the last Select outside a capture
-	launches map[string]*launch
+	cap      int     // tiles of the look-back status
+	scratch  *Buffer // see prim.cu
+	count    *Buffer // the last Select's count, a uint64
+	sortTmp  *Buffer // the sort's counts, keys and values; made on its first use
+	sortVals bool    // sortTmp holds room for values
 }
 
 // NewPrims allocates the scratch for primitives of up to maxN elements
 // (about 6 bytes per 1,000 elements, plus the sort's 2 or 3 words per
 // element on its first use).
 func (d *Device) NewPrims(maxN int) (*Prims, error) {
+	if d == nil {
+		return nil, errors.New("gpu: primitives need an open device")
+	}
 	if maxN < 0 || maxN > PrimMaxN {
 		return nil, fmt.Errorf("gpu: primitives for %d elements (want 0 to %d)", maxN, PrimMaxN)
 	}
-	unbind, err := d.bind()
-	if err != nil {
+	p := &Prims{d: d, maxN: maxN, cap: primStatusCap(maxN)}
+	var err error
+	if p.scratch, err = d.Alloc(int64(primScratchWords(p.cap))*8, "the primitives' scratch"); err != nil {
 		return nil, err
 	}
-	defer unbind()
-	p := &Prims{d: d, maxN: maxN, cap: primStatusCap(maxN), launches: map[string]*launch{}}
-	if p.scratch, err = d.alloc(int64(primScratchWords(p.cap))*8, "the primitives' scratch"); err != nil {
+	if p.count, err = d.Alloc(8, "the primitives' count"); err != nil {
+		p.scratch.Free()
 		return nil, err
 	}
-	if err := cu.MemsetD8(p.scratch.ptr, 0, p.scratch.bytes); err != nil {
-		p.scratch.free()
-		return nil, fmt.Errorf("gpu: clearing the primitives' scratch: %w", err)
+	if err := p.scratch.Zero(); err != nil {
+		p.Close()
+		return nil, err
 	}
 	return p, nil
 }
@@ -91,25 +85,24 @@ func (p *Prims) Close() {
 	if p == nil || p.d == nil {
 		return
 	}
-	if p.mapped != nil {
-		p.mapped.Close()
+	_ = p.d.Sync("freeing the primitives' scratch") // Close reports no error
+	p.scratch.Free()
+	p.count.Free()
+	if p.sortTmp != nil {
+		p.sortTmp.Free()
 	}
-	unbind, err := p.d.bind()
-	if err != nil {
-		return
-	}
-	defer unbind()
-	_ = p.d.sync("freeing the primitives' scratch") // Close reports no error
-	if p.posted != (cu.Event{}) {
-		cu.DestroyEvent(&p.posted)
-	}
-	p.scratch.free()
-	p.sortTmp.free()
 	p.d = nil
 }
 
-// run launches kernel name, reusing its launch (no host allocation after
-// the first call); call it bound.
+// ready refuses a nil or closed Prims.
+func (p *Prims) ready() error {
+	if p == nil || p.d == nil {
+		return errors.New("gpu: the primitives are closed")
+	}
+	return nil
+}
+
+// run launches kernel name on the device's launch stream.
 func (p *Prims) run(name string, grid, block, shared int, args ...uint64) error {
 	if p.mod == nil {
 		m, err := primModuleOf(p.d)
@@ -118,28 +111,11 @@ func (p *Prims) run(name string, grid, block, shared int, args ...uint64) error 
 		}
 		p.mod = m
 	}
-	l := p.launches[name]
-	if l == nil || len(l.args) != len(args) {
-		fn, err := p.mod.function(name)
-		if err != nil {
-			return err
-		}
-		if l, err = p.d.prepare(fn, name, grid, block, shared, p.d.info.SharedPerBlock, append([]uint64(nil), args...)); err != nil {
-			return err
-		}
-		p.launches[name] = l
+	l, err := p.mod.Launch(name, grid, block, shared, args...)
+	if err != nil {
+		return err
 	}
-	l.grid, l.block, l.shared = grid, block, shared
-	copy(l.args, args)
-	return l.run()
-}
-
-// begin binds the device and checks the Prims are open.
-func (p *Prims) begin() (func(), error) {
-	if p == nil || p.d == nil {
-		return nil, fmt.Errorf("gpu: the primitives are closed")
-	}
-	return p.d.bind()
+	return l.Run()
 }
 
 // lenArgs are a length's two kernel arguments: the count's address (0 for
@@ -189,6 +165,9 @@ func (p *Prims) InclusiveScan(dst, src *Buffer, n Len, in, out Elem, total *Buff
 // (in place) where in and out have the same width. One pass over the data
 // (decoupled look-back), one launch.
 func (p *Prims) Scan(dst, src *Buffer, n Len, in, out Elem, inclusive bool, total *Buffer) error {
+	if err := p.ready(); err != nil {
+		return err
+	}
 	name, err := scanEntry(in, out, inclusive)
 	if err != nil {
 		return err
@@ -199,17 +178,12 @@ func (p *Prims) Scan(dst, src *Buffer, n Len, in, out Elem, inclusive bool, tota
 	if total != nil && total.Bytes() < int64(out.Size()) {
 		return fmt.Errorf("gpu: scan total: a buffer of %d bytes for a %s", total.Bytes(), out)
 	}
-	unbind, err := p.begin()
-	if err != nil {
-		return err
-	}
-	defer unbind()
 	return p.scan(name, Ptr(dst), Ptr(src), n, optPtr(total))
 }
 
 func (p *Prims) scan(name string, dst, src uint64, n Len, total uint64) error {
 	np, nmax := lenArgs(n)
-	return p.run(name, primTiles(n.Max, primTile), primThreads, 0, src, dst, np, nmax, ptrArg(p.scratch), Int(p.cap), total)
+	return p.run(name, primTiles(n.Max, primTile), primThreads, 0, src, dst, np, nmax, Ptr(p.scratch), Int(p.cap), total)
 }
 
 // checkIO checks the sizes of a primitive's input and output.
@@ -229,6 +203,9 @@ func (p *Prims) checkIO(what string, dst, src *Buffer, n Len, in, out Elem) erro
 // values are 32-bit words; flags are uint8, int32 or uint32 (flag). dst
 // must not overlap values or flags. One pass, one launch.
 func (p *Prims) Select(dst, values, flags *Buffer, n Len, flag Elem, count *Buffer) error {
+	if err := p.ready(); err != nil {
+		return err
+	}
 	name, err := selectEntry(flag)
 	if err != nil {
 		return err
@@ -244,59 +221,23 @@ func (p *Prims) Select(dst, values, flags *Buffer, n Len, flag Elem, count *Buff
 	if count != nil && count.Bytes() < 4 {
 		return fmt.Errorf("gpu: select count: a buffer of %d bytes for an int32", count.Bytes())
 	}
-	unbind, err := p.begin()
-	if err != nil {
-		return err
-	}
-	defer unbind()
-	capturing := p.d.stream != (cu.Stream{})
-	var post uint64
-	if !capturing {
-		if p.mapped == nil {
-			if p.mapped, err = p.d.NewMapped(1); err != nil {
-				return err
-			}
-			if p.posted, err = cu.MakeEvent(cu.DisableTiming); err != nil {
-				return fmt.Errorf("gpu: creating an event: %w", err)
-			}
-		}
-		post = p.mapped.Arg()
-	}
 	np, nmax := lenArgs(n)
-	if err := p.run(name, primTiles(n.Max, primTile), primThreads, 0, optPtr(values), Ptr(flags), Ptr(dst), np, nmax,
-		ptrArg(p.scratch), Int(p.cap), optPtr(count), post); err != nil {
-		return err
-	}
-	if capturing {
-		return nil
-	}
-	if err := p.posted.Record(cu.Stream{}); err != nil {
-		return fmt.Errorf("gpu: recording an event: %w", err)
-	}
-	return nil
+	return p.run(name, primTiles(n.Max, primTile), primThreads, 0, optPtr(values), Ptr(flags), Ptr(dst), np, nmax,
+		Ptr(p.scratch), Int(p.cap), optPtr(count), Ptr(p.count))
 }
 
-// Selected waits for the last Select queued outside a capture and returns
-// its count. It waits on an event recorded after that Select, not for the
-// whole device, and reads the count from page-locked host memory the kernel
-// wrote: no copy. (Inside a graph, read the count buffer instead.)
+// Selected returns the count of the last Select queued on the default
+// stream (also within a graph launched since): it waits for the work queued
+// there, not for the whole device, and copies 8 bytes.
 func (p *Prims) Selected() (int, error) {
-	if p == nil || p.mapped == nil {
-		return 0, fmt.Errorf("gpu: Selected before any Select")
-	}
-	unbind, err := p.begin()
-	if err != nil {
+	if err := p.ready(); err != nil {
 		return 0, err
 	}
-	defer unbind()
-	if err := p.posted.Synchronize(); err != nil {
-		return 0, fmt.Errorf("gpu: waiting for a select: %w", err)
-	}
-	w, err := p.mapped.word(0)
-	if err != nil {
+	var c [1]uint64
+	if err := ReadBack(p.count, c[:], "the select's count"); err != nil {
 		return 0, err
 	}
-	return int(atomic.LoadUint64(w)), nil
+	return int(c[0]), nil
 }
 
 // Reduce writes op over n elements of src (of type in) to the start of dst
@@ -306,6 +247,9 @@ func (p *Prims) Selected() (int, error) {
 // value for Min, its smallest for Max). Exact and deterministic (integer
 // operations). One launch.
 func (p *Prims) Reduce(dst, src *Buffer, n Len, op ReduceOp, in, out Elem) error {
+	if err := p.ready(); err != nil {
+		return err
+	}
 	name, err := reduceEntry(op, in, out)
 	if err != nil {
 		return err
@@ -319,20 +263,18 @@ func (p *Prims) Reduce(dst, src *Buffer, n Len, op ReduceOp, in, out Elem) error
 	if err := checkBuf("reduce output", dst, 1, out); err != nil {
 		return err
 	}
-	unbind, err := p.begin()
-	if err != nil {
-		return err
-	}
-	defer unbind()
-	grid := min(primTiles(n.Max, primTile), 4*p.d.info.SMs, primMaxGrid)
+	grid := min(primTiles(n.Max, primTile), 4*p.d.Info().SMs, primMaxGrid)
 	np, nmax := lenArgs(n)
-	return p.run(name, grid, primThreads, 0, Ptr(src), Ptr(dst), np, nmax, ptrArg(p.scratch), Int(p.cap))
+	return p.run(name, grid, primThreads, 0, Ptr(src), Ptr(dst), np, nmax, Ptr(p.scratch), Int(p.cap))
 }
 
 // Histogram counts n values (32-bit words) into counts (b.N uint32 words,
 // overwritten) by b's rule. Two launches: a clear, then the count (in
 // shared memory per block up to 12,288 bins, else with global atomics).
 func (p *Prims) Histogram(counts, values *Buffer, n Len, b Bins) error {
+	if err := p.ready(); err != nil {
+		return err
+	}
 	if err := checkBins(b); err != nil {
 		return err
 	}
@@ -345,11 +287,6 @@ func (p *Prims) Histogram(counts, values *Buffer, n Len, b Bins) error {
 	if err := checkBuf("histogram counts", counts, b.N, Uint32); err != nil {
 		return err
 	}
-	unbind, err := p.begin()
-	if err != nil {
-		return err
-	}
-	defer unbind()
 	if err := p.run("prim_fill", min(ceilDiv(b.N, primThreads), 1024), primThreads, 0, Ptr(counts), Int(b.N), 0); err != nil {
 		return err
 	}
@@ -357,7 +294,7 @@ func (p *Prims) Histogram(counts, values *Buffer, n Len, b Bins) error {
 	if b.N <= histSharedMax {
 		shared, useShared = 4*b.N, 1
 	}
-	grid := max(1, min(ceilDiv(n.Max/4, primThreads), 4*p.d.info.SMs))
+	grid := max(1, min(ceilDiv(n.Max/4, primThreads), 4*p.d.Info().SMs))
 	mode, uns := 0, 0
 	if b.Log2 {
 		mode = 1
@@ -378,6 +315,9 @@ func (p *Prims) Histogram(counts, values *Buffer, n Len, b Bins) error {
 // allocates the sort's scratch for MaxN keys (and values, when first sorting
 // pairs).
 func (p *Prims) Sort(keys, values *Buffer, n Len, key Elem, nbits int) error {
+	if err := p.ready(); err != nil {
+		return err
+	}
 	passes, err := sortPasses(key, nbits)
 	if err != nil {
 		return err
@@ -393,31 +333,27 @@ func (p *Prims) Sort(keys, values *Buffer, n Len, key Elem, nbits int) error {
 			return err
 		}
 	}
-	unbind, err := p.begin()
-	if err != nil {
-		return err
-	}
-	defer unbind()
 	tiles := primTiles(n.Max, primSortTile)
 	maxTiles := primTiles(p.maxN, primSortTile)
 	countWords := int64(primRadix * maxTiles)
-	if p.sortTmp.ptr == 0 || (values != nil && !p.sortVals) {
-		if p.sortTmp.ptr != 0 {
-			if err := p.d.sync("growing the sort's scratch"); err != nil {
+	if p.sortTmp == nil || (values != nil && !p.sortVals) {
+		if p.sortTmp != nil {
+			if err := p.d.Sync("growing the sort's scratch"); err != nil {
 				return err
 			}
-			p.sortTmp.free()
+			p.sortTmp.Free()
 		}
 		words := countWords + int64(p.maxN)
 		if values != nil {
 			words += int64(p.maxN)
 		}
-		if p.sortTmp, err = p.d.alloc(4*words, "the sort's scratch"); err != nil {
+		var err error
+		if p.sortTmp, err = p.d.Alloc(4*words, "the sort's scratch"); err != nil {
 			return err
 		}
 		p.sortVals = values != nil
 	}
-	counts := uint64(p.sortTmp.ptr)
+	counts := Ptr(p.sortTmp)
 	altKeys := counts + uint64(4*countWords)
 	altVals := altKeys + uint64(4*p.maxN)
 	var flip uint64
@@ -445,7 +381,7 @@ func (p *Prims) Sort(keys, values *Buffer, n Len, key Elem, nbits int) error {
 		srcV, dstV = dstV, srcV
 	}
 	if len(passes)%2 == 1 {
-		grid := max(1, min(ceilDiv(n.Max, primThreads), 8*p.d.info.SMs))
+		grid := max(1, min(ceilDiv(n.Max, primThreads), 8*p.d.Info().SMs))
 		if err := p.run("prim_copy", grid, primThreads, 0, Ptr(keys), srcK, np, nmax); err != nil {
 			return err
 		}

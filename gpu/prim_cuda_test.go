@@ -118,22 +118,29 @@ func alloc(t testing.TB, d *Device, bytes int) *Buffer {
 	return b
 }
 
-func down32(t testing.TB, b *Buffer, n int) []uint32 {
+// down copies the first n elements of b back.
+func down[T any](t testing.TB, b *Buffer, n int) []T {
 	t.Helper()
-	s := make([]uint32, n)
+	s := make([]T, n)
 	if err := Download(b, s, "test output"); err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func down64(t testing.TB, b *Buffer, n int) []uint64 {
-	t.Helper()
-	s := make([]uint64, n)
-	if err := Download(b, s, "test output"); err != nil {
-		t.Fatal(err)
+func down32(t testing.TB, b *Buffer, n int) []uint32 { return down[uint32](t, b, n) }
+func down64(t testing.TB, b *Buffer, n int) []uint64 { return down[uint64](t, b, n) }
+
+// downScan reads a scan's n outputs of out's width as 64-bit words.
+func downScan(t testing.TB, b *Buffer, n int, out Elem) []uint64 {
+	if out.Size() == 8 {
+		return down64(t, b, n)
 	}
-	return s
+	got := make([]uint64, n)
+	for i, v := range down32(t, b, n) {
+		got[i] = uint64(v)
+	}
+	return got
 }
 
 // firstDiff returns the first index where got and want differ, or -1.
@@ -178,14 +185,7 @@ func TestPrimScan(t *testing.T) {
 						t.Fatalf("%s: %v", what, err)
 					}
 					want := cpuScan(src, c.in, c.out, incl)
-					var got []uint64
-					if c.out.Size() == 4 {
-						for _, v := range down32(t, out, n) {
-							got = append(got, uint64(v))
-						}
-					} else {
-						got = down64(t, out, n)
-					}
+					got := downScan(t, out, n, c.out)
 					if i := firstDiff(got, want); i >= 0 {
 						t.Errorf("%s: element %d: got %d, want %d", what, i, got[i], want[i])
 					}
@@ -684,14 +684,7 @@ func TestPrimBench(t *testing.T) {
 		tm := timeOp(name, func() error { return p.Scan(out, in, HostLen(n), c.in, c.out, c.incl, small) })
 		row(name, tm, float64(n)*float64(4+c.out.Size()), func() error {
 			want := cpuScan(src, c.in, c.out, c.incl)
-			var got []uint64
-			if c.out.Size() == 4 {
-				for _, v := range down32(t, out, n) {
-					got = append(got, uint64(v))
-				}
-			} else {
-				got = down64(t, out, n)
-			}
+			got := downScan(t, out, n, c.out)
 			if i := firstDiff(got, want); i >= 0 {
 				return fmt.Errorf("element %d: got %d, want %d", i, got[i], want[i])
 			}

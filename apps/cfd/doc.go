@@ -75,7 +75,7 @@
 //
 // kernels/cfd.cu holds the kernels in fp32 and fp64 (cfd_<kernel>_f32,
 // _f64), compiled to PTX by 'make ptx' and embedded (Module); GPU.Simulate
-// runs them through package gpu, which without the cuda build tag returns
+// runs them on package gpu's runtime, which without the cuda build tag returns
 // gpu.ErrNoCUDA. The original form is euler3d.cu's: initialize_variables,
 // then per iteration a device copy of the variables, compute_step_factor
 // and three rounds of compute_flux (a thread per element) and time_step,

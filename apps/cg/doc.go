@@ -1,6 +1,6 @@
 // Package cg solves A x = b for symmetric positive definite A with the
 // conjugate gradient method (Hestenes-Stiefel), on the CPU (the reference)
-// and on the GPU with package gpu's SpMV kernels, cuSPARSE's included, plus
+// and on the GPU with package spmv's kernels (apps/spmv), cuSPARSE's included, plus
 // the dot, axpy and xpay kernels of kernels/cg.cu. It also implements
 // SPAC-adapt, the paper's overhead control: the solver starts at once
 // with a kernel that needs no schedule while the matrix is partitioned and

@@ -225,6 +225,19 @@ __device__ __forceinline__ Tile begin_tile(u64* scratch, int cap, const int* npt
 // sum within the four, a warp scan of the lanes' sums, and a carry across
 // rounds. In is the input's type (int sign-extends into a 64-bit Acc,
 // unsigned zero-extends); Acc is the output's.
+// widen converts a scan's 32-bit input to its accumulator. The sign
+// extension is inline assembly so that it stays where the value is used
+// (the compiler would otherwise widen at the load and hold 64 bits).
+template <typename In, typename Acc>
+__device__ __forceinline__ Acc widen(In x) {
+    if (sizeof(Acc) == 8 && (In)-1 < (In)0) {
+        long long w;
+        asm("cvt.s64.s32 %0, %1;" : "=l"(w) : "r"((int)x));
+        return (Acc)w;
+    }
+    return (Acc)x;
+}
+
 template <typename In, typename Acc, bool Inclusive>
 __device__ __forceinline__ void scan(const u32* __restrict__ src, Acc* __restrict__ dst, const int* nptr, int nmax,
                                      u64* scratch, int cap, Acc* total) {
@@ -235,26 +248,26 @@ __device__ __forceinline__ void scan(const u32* __restrict__ src, Acc* __restric
     const long long n = tl.n, base = tl.base;
     const bool full = tl.full;
 
-    Acc a[ROUNDS][4];
+    In a[ROUNDS][4];  // 32-bit, widened where used: half the registers of a 64-bit scan
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) {
         const long long i = base + (r * 32 + lane) * 4;
         if (full) {
             const uint4 v = __ldg((const uint4*)(src + i));
-            a[r][0] = (Acc)(In)v.x;
-            a[r][1] = (Acc)(In)v.y;
-            a[r][2] = (Acc)(In)v.z;
-            a[r][3] = (Acc)(In)v.w;
+            a[r][0] = (In)v.x;
+            a[r][1] = (In)v.y;
+            a[r][2] = (In)v.z;
+            a[r][3] = (In)v.w;
         } else {
 #pragma unroll
-            for (int j = 0; j < 4; ++j) a[r][j] = i + j < n ? (Acc)(In)src[i + j] : (Acc)0;
+            for (int j = 0; j < 4; ++j) a[r][j] = i + j < n ? (In)src[i + j] : (In)0;
         }
     }
     Acc off[ROUNDS];
     Acc carry = 0;
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) {
-        const Acc sum = a[r][0] + a[r][1] + a[r][2] + a[r][3];
+        const Acc sum = widen<In, Acc>(a[r][0]) + widen<In, Acc>(a[r][1]) + widen<In, Acc>(a[r][2]) + widen<In, Acc>(a[r][3]);
         const Acc incl = warp_incl_scan(sum);
         off[r] = carry + incl - sum;
         carry += __shfl_sync(FULL, incl, 31);
@@ -271,11 +284,11 @@ __device__ __forceinline__ void scan(const u32* __restrict__ src, Acc* __restric
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
             if (Inclusive) {
-                run += a[r][j];
+                run += widen<In, Acc>(a[r][j]);
                 o[j] = run;
             } else {
                 o[j] = run;
-                run += a[r][j];
+                run += widen<In, Acc>(a[r][j]);
             }
         }
         const long long i = base + (r * 32 + lane) * 4;
@@ -308,88 +321,149 @@ SCAN_ENTRY(prim_scan_in_u32_64, u32, u64, true)
 
 // ---- select (stream compaction by flag) ----
 
-// The tile's flags are scanned as in scan (counts of set flags); the kept
-// values go to shared memory at their rank within the tile, and from there
-// to dst at the tile's prefix in one contiguous run. values == 0 keeps the
-// indices instead. The last tile writes the number kept to count and, where
-// post is not 0, to post (mapped host memory).
+// cp.async (sm_80+): 16 bytes from global to shared memory without passing
+// through registers (and bypassing L1); wait_all waits for the thread's own.
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem) {
+    const u32 s = (u32)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
+
+// swz is where element e of a warp's stage lives: its 16-byte chunk moves
+// within its 128-byte row (chunk ^= bits 3-4 of the chunk's index), so that
+// lanes reading 16 consecutive elements each (uint8 flags) and lanes
+// reading consecutive chunks both hit distinct banks.
+__device__ __forceinline__ int swz(int e) { return e ^ ((e >> 3) & 12); }
+
+// byte_bits returns bit k set where byte k of w is not zero.
+__device__ __forceinline__ u32 byte_bits(u32 w) {
+    w |= w >> 4;
+    w |= w >> 2;
+    w |= w >> 1;
+    return ((w & 0x01010101u) * 0x10204080u) >> 28;  // bit 8k -> bit 28+k
+}
+
+// Each warp owns WARP_ITEMS consecutive elements and a WARP_ITEMS-word part
+// of the stage. The values go to the stage with cp.async (no registers held
+// while they load) as the flags load: a lane holds E consecutive flags in G
+// groups (uint8 flags: one 16-byte load per group). The warp scans the
+// groups' counts and posts the tile's aggregate; then, group by group, each
+// lane reads its E values from the stage and (after a __syncwarp) writes
+// the kept ones back at their rank: a rank is never above its element's
+// index, and a group's ranks end before the next group's elements begin, so
+// the warp compacts its part in place. After the look-back each warp copies
+// its run to dst. values == 0 keeps the indices (nothing staged before the
+// compaction). The last tile writes the number kept to count and, where
+// mapped is not 0, there too (mapped host memory).
 template <typename F>
 __device__ __forceinline__ void select(const u32* __restrict__ values, const F* __restrict__ flags, u32* __restrict__ dst,
-                                       const int* nptr, int nmax, u64* scratch, int cap, int* count, u64* post) {
-    __shared__ u32 stage[TILE];
+                                       const int* nptr, int nmax, u64* scratch, int cap, int* count, u64* mapped) {
+    constexpr int E = sizeof(F) == 1 ? 16 : 4;  // consecutive elements of a lane's group
+    constexpr int G = WARP_ITEMS / (32 * E);     // groups per lane
+    static_assert(G * E == 32, "keep is one 32-bit word");
+    __shared__ __align__(16) u32 stage[TILE];
+    __shared__ u64 s_prefix;
     const Tile tl = begin_tile(scratch, cap, nptr, nmax);
     const Status st = tl.st;
-    const int tile = tl.tile, lane = threadIdx.x & 31;
+    const int tile = tl.tile, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const u64 epoch = tl.epoch;
     const long long n = tl.n, base = tl.base;
     const bool full = tl.full;
+    u32* ws = stage + warp * WARP_ITEMS;
 
-    u32 v[ROUNDS][4];
-    u32 keep = 0;  // bit 4r+j: element j of round r is kept
-#pragma unroll
-    for (int r = 0; r < ROUNDS; ++r) {
-        const long long i = base + (r * 32 + lane) * 4;
-        u32 f[4];
+    if (values != 0) {
         if (full) {
-            if (sizeof(F) == 1) {
-                const u32 w = __ldg((const u32*)((const unsigned char*)flags + i));
-                f[0] = w & 0xff, f[1] = w & 0xff00, f[2] = w & 0xff0000, f[3] = w & 0xff000000;
-            } else {
-                const uint4 w = __ldg((const uint4*)((const u32*)flags + i));
-                f[0] = w.x, f[1] = w.y, f[2] = w.z, f[3] = w.w;
-            }
-            if (values != 0) {
-                const uint4 w = __ldg((const uint4*)(values + i));
-                v[r][0] = w.x, v[r][1] = w.y, v[r][2] = w.z, v[r][3] = w.w;
-            } else {
 #pragma unroll
-                for (int j = 0; j < 4; ++j) v[r][j] = (u32)(i + j);
+            for (int r = 0; r < ROUNDS; ++r) {
+                const int e = (r * 32 + lane) * 4;
+                cp_async16(ws + swz(e), values + base + e);
+            }
+            cp_async_commit();
+        } else {
+            for (int e = lane; e < WARP_ITEMS; e += 32) ws[swz(e)] = base + e < n ? values[base + e] : 0u;
+        }
+    }
+    u32 keep = 0;  // bit g*E+b: element b of the lane's group g is kept
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+        const long long i = base + (g * 32 + lane) * E;
+        if (full) {
+            const uint4 w = __ldg((const uint4*)(flags + i));
+            if (sizeof(F) == 1) {
+                keep |= (byte_bits(w.x) | byte_bits(w.y) << 4 | byte_bits(w.z) << 8 | byte_bits(w.w) << 12) << (g * E);
+            } else {
+                keep |= (u32(w.x != 0) | u32(w.y != 0) << 1 | u32(w.z != 0) << 2 | u32(w.w != 0) << 3) << (g * E);
             }
         } else {
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                const bool in = i + j < n;
-                f[j] = in ? (u32)flags[i + j] : 0u;
-                v[r][j] = in ? (values != 0 ? values[i + j] : (u32)(i + j)) : 0u;
-            }
+            for (int b = 0; b < E; ++b)
+                if (i + b < n && flags[i + b] != 0) keep |= 1u << (g * E + b);
         }
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-            if (f[j] != 0) keep |= 1u << (4 * r + j);
     }
-    u32 off[ROUNDS];
+    u32 off[G];
     u32 carry = 0;
 #pragma unroll
-    for (int r = 0; r < ROUNDS; ++r) {
-        const u32 c = __popc((keep >> (4 * r)) & 0xf);
+    for (int g = 0; g < G; ++g) {
+        const u32 c = __popc((keep >> (g * E)) & ((1u << E) - 1u));
         const u32 incl = warp_incl_scan(c);
-        off[r] = carry + incl - c;
+        off[g] = carry + incl - c;
         carry += __shfl_sync(FULL, incl, 31);
     }
     u32 wp, agg;
     block_offsets(carry, &wp, &agg);
-#pragma unroll
-    for (int r = 0; r < ROUNDS; ++r) {
-        u32 at = wp + off[r];
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-            if (keep >> (4 * r + j) & 1) stage[at++] = v[r][j];
+    if (threadIdx.x == 0) post(st, tile, epoch, (u64)agg, tile == 0);
+
+    if (values != 0) {
+        if (full) cp_async_wait_all();
+        __syncwarp();
     }
-    const u32 prefix = (u32)tile_prefix(st, tile, epoch, (u64)agg);  // its __syncthreads orders stage
-    for (u32 k = threadIdx.x; k < agg; k += THREADS) dst[prefix + k] = stage[k];
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+        const int e0 = (g * 32 + lane) * E;
+        u32 v[E];
+        if (values != 0) {
+#pragma unroll
+            for (int q = 0; q < E / 4; ++q) {
+                const uint4 x = *(const uint4*)(ws + swz(e0 + 4 * q));
+                v[4 * q] = x.x, v[4 * q + 1] = x.y, v[4 * q + 2] = x.z, v[4 * q + 3] = x.w;
+            }
+            __syncwarp();
+        } else {
+#pragma unroll
+            for (int b = 0; b < E; ++b) v[b] = (u32)(base + e0 + b);
+        }
+        int at = (int)off[g];
+#pragma unroll
+        for (int b = 0; b < E; ++b)
+            if (keep >> (g * E + b) & 1) ws[swz(at++)] = v[b];
+    }
+
+    if (warp == 0) {
+        u64 p = 0;
+        if (tile > 0) p = look_back(st, tile, epoch);
+        if (lane == 0) {
+            if (tile > 0) post(st, tile, epoch, p + agg, true);
+            s_prefix = p;
+        }
+    }
+    __syncthreads();  // orders the stage too
+    const u32 prefix = (u32)s_prefix;
+    u32* out = dst + prefix + wp;
+    for (int k = lane; k < (int)carry; k += 32) out[k] = ws[swz(k)];
     if (tile == (int)gridDim.x - 1 && threadIdx.x == 0) {
         const u32 total = prefix + agg;
         if (count != 0) *count = (int)total;
-        if (post != 0) *(volatile u64*)post = total;
+        if (mapped != 0) *(volatile u64*)mapped = total;
     }
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS)
+extern "C" __global__ void __launch_bounds__(THREADS, 6)
     prim_select_f8(const u32* values, const unsigned char* flags, u32* dst, const int* nptr, int nmax, u64* scratch,
                    int cap, int* count, u64* post) {
     select<unsigned char>(values, flags, dst, nptr, nmax, scratch, cap, count, post);
 }
-extern "C" __global__ void __launch_bounds__(THREADS)
+extern "C" __global__ void __launch_bounds__(THREADS, 6)
     prim_select_f32(const u32* values, const u32* flags, u32* dst, const int* nptr, int nmax, u64* scratch, int cap,
                     int* count, u64* post) {
     select<u32>(values, flags, dst, nptr, nmax, scratch, cap, count, post);

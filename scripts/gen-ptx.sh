@@ -56,6 +56,8 @@ for src in "${files[@]}"; do
   echo "gen-ptx: wrote $out ($(grep -c '^\.visible \.entry' "$out") kernels, nvcc $version, $arch)" >&2
   if [ "${VERBOSE:-0}" = 1 ]; then
     ptxas=$(dirname "$(command -v "$nvcc")")/ptxas
+    # The kit's nvcc is a wrapper under lib/; its ptxas sits in usr/bin.
+    [ -x "$ptxas" ] || ptxas=.kit/nvcc/usr/bin/ptxas
     [ -x "$ptxas" ] && "$ptxas" -arch=sm_90 -v "$out" -o /dev/null 2>&1 | grep -E "Compiling entry|Used|spill" | sed 's/^ptxas info *: //' >&2 || true
   fi
 done

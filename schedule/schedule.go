@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/spac-gpu/spac/internal/enum"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/spac"
 )
@@ -28,32 +29,25 @@ const (
 	None                     // applied: every block fit, x and y in shared memory
 )
 
+// overflows are the policies as the command line spells them ("" is auto).
+var overflows = enum.New("overflow policy",
+	enum.Name[Overflow]{Value: Auto, Name: "auto", Aliases: []string{""}},
+	enum.Name[Overflow]{Value: Split, Name: "split"},
+	enum.Name[Overflow]{Value: ReadOnly, Name: "readonly", Aliases: []string{"read-only"}},
+)
+
 func (o Overflow) String() string {
-	switch o {
-	case Auto:
-		return "auto"
-	case Split:
-		return "split"
-	case ReadOnly:
-		return "readonly"
-	case None:
+	if o == None {
 		return "none"
 	}
-	return fmt.Sprintf("Overflow(%d)", uint8(o))
+	return overflows.String(o)
 }
 
 // ParseOverflow reads a policy as the command line spells it.
-func ParseOverflow(s string) (Overflow, error) {
-	switch strings.ToLower(s) {
-	case "auto", "":
-		return Auto, nil
-	case "split":
-		return Split, nil
-	case "readonly", "read-only":
-		return ReadOnly, nil
-	}
-	return 0, fmt.Errorf("unknown overflow policy %q (want auto, split or readonly)", s)
-}
+func ParseOverflow(s string) (Overflow, error) { return overflows.Parse(s) }
+
+// OverflowNames lists the policies, for help texts.
+func OverflowNames() []string { return overflows.Names() }
 
 // Param is one key=value pair of the method and parameters a schedule was
 // made with; they are recorded in the file and are part of the cache key.

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/spac-gpu/spac/internal/enum"
 	"github.com/spac-gpu/spac/internal/par"
 	"github.com/spac-gpu/spac/matrices"
 )
@@ -37,26 +38,15 @@ const (
 	Split
 )
 
-func (f Formulation) String() string {
-	switch f {
-	case Contracted:
-		return "contracted"
-	case Split:
-		return "split"
-	}
-	return fmt.Sprintf("Formulation(%d)", uint8(f))
-}
+var formulations = enum.New("formulation",
+	enum.Name[Formulation]{Value: Contracted, Name: "contracted"},
+	enum.Name[Formulation]{Value: Split, Name: "split"},
+)
+
+func (f Formulation) String() string { return formulations.String(f) }
 
 // ParseFormulation reads a formulation name.
-func ParseFormulation(s string) (Formulation, error) {
-	switch s {
-	case "contracted":
-		return Contracted, nil
-	case "split":
-		return Split, nil
-	}
-	return 0, fmt.Errorf("unknown formulation %q (want contracted or split)", s)
-}
+func ParseFormulation(s string) (Formulation, error) { return formulations.Parse(s) }
 
 // Order is the order in which a vertex's clones are chained. The paper
 // leaves it free; it changes which cuts are cheap.
@@ -88,34 +78,17 @@ const (
 // walkMaxDegree bounds the vertices whose neighbourhoods Walk explores.
 const walkMaxDegree = 64
 
-func (o Order) String() string {
-	switch o {
-	case ByIndex:
-		return "index"
-	case Cycle:
-		return "cycle"
-	case ByNeighbour:
-		return "neighbour"
-	case Walk:
-		return "walk"
-	}
-	return fmt.Sprintf("Order(%d)", uint8(o))
-}
+var orders = enum.New("clone order",
+	enum.Name[Order]{Value: Walk, Name: "walk"},
+	enum.Name[Order]{Value: Cycle, Name: "cycle"},
+	enum.Name[Order]{Value: ByIndex, Name: "index"},
+	enum.Name[Order]{Value: ByNeighbour, Name: "neighbour", Aliases: []string{"neighbor"}},
+)
+
+func (o Order) String() string { return orders.String(o) }
 
 // ParseOrder reads a clone-order name.
-func ParseOrder(s string) (Order, error) {
-	switch s {
-	case "index":
-		return ByIndex, nil
-	case "cycle":
-		return Cycle, nil
-	case "neighbour", "neighbor":
-		return ByNeighbour, nil
-	case "walk":
-		return Walk, nil
-	}
-	return 0, fmt.Errorf("unknown clone order %q (want walk, cycle, index or neighbour)", s)
-}
+func ParseOrder(s string) (Order, error) { return orders.Parse(s) }
 
 // WeightedGraph is an undirected graph in the CSR form METIS takes: the
 // neighbours of v are Adjncy[Xadj[v]:Xadj[v+1]] with weights Adjwgt, every

@@ -5,47 +5,24 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/spac-gpu/spac/internal/precision"
 )
 
 // ErrUnsupported says a kernel cannot run this matrix (the reason follows).
 var ErrUnsupported = errors.New("not supported for this matrix")
 
-// Precision is the value type of a product.
-type Precision uint8
+// Precision is the value type of a product: the one type of every command
+// and application (package precision), with its spellings.
+type Precision = precision.Precision
 
 const (
-	FP32 Precision = iota
-	FP64
+	FP32 = precision.FP32
+	FP64 = precision.FP64
 )
 
-// Bytes is the size of one value.
-func (p Precision) Bytes() int {
-	if p == FP32 {
-		return 4
-	}
-	return 8
-}
-
-func (p Precision) String() string {
-	switch p {
-	case FP32:
-		return "fp32"
-	case FP64:
-		return "fp64"
-	}
-	return fmt.Sprintf("Precision(%d)", uint8(p))
-}
-
-// ParsePrecision reads fp32 or fp64 (also float/double, f32/f64, single).
-func ParsePrecision(s string) (Precision, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "fp32", "f32", "float", "float32", "single":
-		return FP32, nil
-	case "fp64", "f64", "double", "float64":
-		return FP64, nil
-	}
-	return 0, fmt.Errorf("precision %q: want fp32 or fp64", s)
-}
+// ParsePrecision is precision.Parse.
+func ParsePrecision(s string) (Precision, error) { return precision.Parse(s) }
 
 // Kernel names an SpMV implementation.
 type Kernel string

@@ -1,13 +1,9 @@
 package transform
 
 import (
-	"os"
 	"syscall"
 	"unsafe"
 )
-
-// adviseHugePages is false with SPAC_HUGEPAGES=off.
-var adviseHugePages = os.Getenv("SPAC_HUGEPAGES") != "off"
 
 // hugePages asks Linux to back s with transparent huge pages: on the 2-core
 // benchmark machine (THP "madvise") first touches of fresh 4 KiB pages were
@@ -18,11 +14,11 @@ var adviseHugePages = os.Getenv("SPAC_HUGEPAGES") != "off"
 // range when the Go heap later reuses it. The Go runtime itself stopped
 // advising huge pages for those reasons (golang/go#61718, #64332); the
 // graph arrays here are large, short-lived and written once, where the
-// trade measured well. SPAC_HUGEPAGES=off in the environment turns the
-// advice off. Only the whole 2 MiB pages inside s are advised, so small
+// trade measured well. SetHugePages(false) (the command does it for
+// SPAC_HUGEPAGES=off in the environment) turns the advice off. Only the whole 2 MiB pages inside s are advised, so small
 // slices are left alone.
 func hugePages(s []int32) {
-	if !adviseHugePages {
+	if hugePagesOff.Load() {
 		return
 	}
 	const huge = 2 << 20

@@ -77,7 +77,7 @@ func BenchmarkSchedule(b *testing.B) {
 		b.Fatal(err)
 	}
 	meth, _ := spac.Lookup("spac")
-	pp, err := PartitionFaces(context.Background(), f, meth, 192, spac.Options{Seed: 1})
+	pp, err := PartitionFaces(context.Background(), f, meth, 192, spac.Options{Seed: 1}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

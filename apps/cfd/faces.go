@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 
+	"github.com/spac-gpu/spac/internal/progress"
 	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/pipeline"
 	"github.com/spac-gpu/spac/spac"
 )
 
@@ -114,8 +115,10 @@ type Partitioned struct {
 
 // PartitionFaces partitions the interior faces with a method of package
 // spac into parts of at most blockSize faces (opts.K and opts.Cap are set
-// from the block size; the rest of opts is passed on).
-func PartitionFaces(ctx context.Context, f *Faces, method spac.Method, blockSize int, opts spac.Options) (*Partitioned, error) {
+// from the block size; the rest of opts is passed on), through
+// pipeline.PartitionGraph: the partition is checked and evaluated, and the
+// method's stages are shown on prog (nil: silent).
+func PartitionFaces(ctx context.Context, f *Faces, method spac.Method, blockSize int, opts spac.Options, prog *progress.Reporter) (*Partitioned, error) {
 	g := f.Graph()
 	if g.NumEdges() == 0 {
 		return nil, fmt.Errorf("the mesh has no interior faces: nothing to partition")
@@ -129,16 +132,9 @@ func PartitionFaces(ctx context.Context, f *Faces, method spac.Method, blockSize
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
-	p, err := method.Partition(ctx, g, inc, opts)
-	elapsed := time.Since(start)
+	p, met, err := pipeline.PartitionGraph(ctx, "", g, inc, method, opts, prog)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", method.Name(), err)
+		return nil, err
 	}
-	if err := spac.Check(g, p, capacity); err != nil {
-		return nil, fmt.Errorf("%s produced an invalid partition: %w", method.Name(), err)
-	}
-	met := spac.Evaluate(g, inc, p)
-	met.Method, met.Cap, met.Time = method.Name(), capacity, elapsed
 	return &Partitioned{Graph: g, Inc: inc, Partition: p, Metrics: met, BlockSize: blockSize}, nil
 }

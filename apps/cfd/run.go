@@ -4,24 +4,18 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/spac-gpu/spac/internal/precision"
 )
 
-// Precision is the floating-point type a run uses.
-type Precision string
+// Precision is the floating-point type a run uses: the one type of every
+// command and application (package precision), with its spellings.
+type Precision = precision.Precision
 
 const (
-	FP32 Precision = "fp32"
-	FP64 Precision = "fp64"
+	FP32 = precision.FP32
+	FP64 = precision.FP64
 )
-
-// ParsePrecision reads fp32 or fp64.
-func ParsePrecision(s string) (Precision, error) {
-	switch Precision(s) {
-	case FP32, FP64:
-		return Precision(s), nil
-	}
-	return "", fmt.Errorf("unknown precision %q (want fp32 or fp64)", s)
-}
 
 // Result is one CPU run of the solver.
 type Result struct {

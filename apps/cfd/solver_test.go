@@ -51,7 +51,7 @@ func schedule(t testing.TB, m *Mesh, method string, blockSize int) *Schedule {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pp, err := PartitionFaces(context.Background(), f, meth, blockSize, spac.Options{Seed: 1})
+	pp, err := PartitionFaces(context.Background(), f, meth, blockSize, spac.Options{Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,9 +3,9 @@ package spmv
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
+	"github.com/spac-gpu/spac/internal/enum"
 	"github.com/spac-gpu/spac/internal/precision"
 )
 
@@ -40,10 +40,18 @@ const (
 	CuSPARSECOO     Kernel = "cusparse-coo"
 )
 
+// kernels names every kernel, in the order tables show them.
+var kernels = func() *enum.Table[Kernel] {
+	all := []Kernel{CSRScalar, CSRVector, COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO}
+	names := make([]enum.Name[Kernel], len(all))
+	for i, k := range all {
+		names[i] = enum.Name[Kernel]{Value: k, Name: string(k)}
+	}
+	return enum.New("kernel", names...)
+}()
+
 // Kernels lists every kernel, in the order tables show them.
-func Kernels() []Kernel {
-	return []Kernel{CSRScalar, CSRVector, COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO}
-}
+func Kernels() []Kernel { return kernels.Values() }
 
 // UsesSchedule reports whether the kernel runs a SPAC schedule (it has one
 // result per schedule and block size).
@@ -87,19 +95,9 @@ func ParseKernels(s string) ([]Kernel, error) {
 	if s == "" || s == "all" {
 		return Kernels(), nil
 	}
-	var out []Kernel
-	for _, f := range strings.Split(s, ",") {
-		k := Kernel(strings.ToLower(strings.TrimSpace(f)))
-		if !slices.Contains(Kernels(), k) {
-			names := make([]string, 0, len(Kernels()))
-			for _, k := range Kernels() {
-				names = append(names, string(k))
-			}
-			return nil, fmt.Errorf("unknown kernel %q (want all or some of %s)", f, strings.Join(names, ","))
-		}
-		if !slices.Contains(out, k) {
-			out = append(out, k)
-		}
+	ks, err := kernels.ParseList(s)
+	if err != nil {
+		return nil, fmt.Errorf("%w, or all", err)
 	}
-	return out, nil
+	return ks, nil
 }

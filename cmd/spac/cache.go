@@ -14,15 +14,17 @@ import (
 type environment struct {
 	cacheDir     string // $SPAC_CACHE_DIR: the schedule cache's directory
 	cacheMaxSize string // $SPAC_CACHE_MAX_SIZE: its bound
+	hugePages    bool   // $SPAC_HUGEPAGES: not "off" (transform.SetHugePages)
 }
 
 const (
 	cacheDirEnv     = "SPAC_CACHE_DIR"
 	cacheMaxSizeEnv = "SPAC_CACHE_MAX_SIZE"
+	hugePagesEnv    = "SPAC_HUGEPAGES"
 )
 
 func readEnvironment(getenv func(string) string) environment {
-	return environment{cacheDir: getenv(cacheDirEnv), cacheMaxSize: getenv(cacheMaxSizeEnv)}
+	return environment{cacheDir: getenv(cacheDirEnv), cacheMaxSize: getenv(cacheMaxSizeEnv), hugePages: getenv(hugePagesEnv) != "off"}
 }
 
 // cacheFlags are the schedule cache's flags, for the commands that build
@@ -83,11 +85,4 @@ func (f *cacheFlags) clear(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "removed %d cached schedules from %s\n", n, dir)
 	return nil
-}
-
-// storeSchedule keeps s in the cache, if there is one; a failure only warns.
-func storeSchedule(cache *schedule.Cache, s *schedule.Schedule, warn io.Writer) {
-	if err := cache.Store(s); err != nil {
-		fmt.Fprintf(warn, "spac: warning: the schedule was not cached: %v\n", err)
-	}
 }

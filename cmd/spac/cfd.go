@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,6 +18,8 @@ import (
 	"github.com/spac-gpu/spac/apps/cfd"
 	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/internal/output"
+	"github.com/spac-gpu/spac/internal/precision"
+	"github.com/spac-gpu/spac/internal/progress"
 	"github.com/spac-gpu/spac/spac"
 )
 
@@ -33,7 +36,7 @@ type cfdFlags struct {
 	precisions  string
 	meshSeed    int64
 	noShuffle   bool
-	format      string
+	format      outputFormat
 	quiet       bool
 }
 
@@ -103,8 +106,8 @@ the paper's Fig. 14.`,
 	fl.StringVar(&f.precisions, "precision", "fp64", "fp32, fp64, or both (fp32,fp64)")
 	fl.Int64Var(&f.meshSeed, "mesh-seed", 1, "seed of a generated mesh (presets and mesh: specs)")
 	fl.BoolVar(&f.noShuffle, "no-shuffle", false, "generated meshes keep the generator's element order (local) instead of a random one")
-	fl.StringVarP(&f.format, "format", "f", "table", "output: table or csv")
-	fl.BoolVar(&f.quiet, "quiet", false, "no progress output on standard error")
+	registerFormat(c, &f.format, formatTable, formatCSV)
+	registerQuiet(c, &f.quiet)
 	c.AddCommand(cfdGenCommand(), cfdReportCommand())
 	return c
 }
@@ -130,16 +133,11 @@ func (f *cfdFlags) parse() (*cfdSetup, error) {
 		}
 		st.blockSizes = append(st.blockSizes, b)
 	}
-	for _, s := range cfdSplitList(f.schedules) {
-		switch s {
-		case "original":
-			st.originalRuns = true
-		case "spac":
-			st.spacRuns = true
-		default:
-			return nil, usagef("--schedule %q: want original, spac or both", s)
-		}
+	scheds, err := cfdSchedules.ParseList(f.schedules)
+	if err != nil {
+		return nil, usagef("--schedule: %v", err)
 	}
+	st.originalRuns, st.spacRuns = slices.Contains(scheds, "original"), slices.Contains(scheds, "spac")
 	for _, s := range cfdSplitList(f.methods) {
 		m, err := spac.Lookup(s)
 		if err != nil {
@@ -147,16 +145,8 @@ func (f *cfdFlags) parse() (*cfdSetup, error) {
 		}
 		st.methods = append(st.methods, m)
 	}
-	ps := f.precisions
-	if ps == "both" || ps == "all" {
-		ps = "fp32,fp64"
-	}
-	for _, s := range cfdSplitList(ps) {
-		p, err := cfd.ParsePrecision(s)
-		if err != nil {
-			return nil, usagef("--precision: %v", err)
-		}
-		st.precisions = append(st.precisions, p)
+	if st.precisions, err = precision.ParseList(f.precisions); err != nil {
+		return nil, usagef("--precision: %v", err)
 	}
 	if err := intIn("iterations", f.iterations, 0, maxCount, "0: partition only"); err != nil {
 		return nil, err
@@ -164,8 +154,6 @@ func (f *cfdFlags) parse() (*cfdSetup, error) {
 	switch {
 	case len(st.blockSizes) == 0 || len(st.methods) == 0 || len(st.precisions) == 0:
 		return nil, usagef("--block-size, --method and --precision each need at least one value")
-	case f.format != "table" && f.format != "csv":
-		return nil, usagef("--format %q: want table or csv", f.format)
 	case !f.useGPU && (f.noReference || f.gpuLock != ""):
 		return nil, usagef("--no-reference and --gpu-lock go with --gpu")
 	}
@@ -260,7 +248,7 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 	if f.useGPU && !gpu.Built {
 		return fmt.Errorf("--gpu: %w", gpu.ErrNoCUDA)
 	}
-	progress := progressTo(f.quiet)
+	prog := progress.Stderr(f.quiet)
 	start := time.Now()
 	m, how, err := cfdLoadMesh(arg, f.meshSeed, f.noShuffle)
 	if err != nil {
@@ -273,7 +261,7 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 	}
 	counts := m.Counts()
 	w := c.OutOrStdout()
-	if f.format == "table" {
+	if f.format == formatTable {
 		fmt.Fprintf(w, "mesh %s: %d elements; faces: %d interior, %d wing, %d far field (%s in %.2f s)\n",
 			m.Name, m.N, counts.Interior/2, counts.Wing, counts.FarField, how, loadTime.Seconds())
 		if faces != nil && faces.MaxNormalMismatch > 0 {
@@ -290,8 +278,8 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(progress, "partitioning %d faces: %s, block size %d\n", len(faces.A), meth.Name(), b)
-				pp, err := cfd.PartitionFaces(c.Context(), faces, meth, b, opts)
+				prog.Printf("partitioning %d faces: %s, block size %d", len(faces.A), meth.Name(), b)
+				pp, err := cfd.PartitionFaces(c.Context(), faces, meth, b, opts, prog)
 				if err != nil {
 					return fmt.Errorf("%s: %w", m.Name, err)
 				}
@@ -309,15 +297,24 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 	var device string
 	if f.iterations > 0 {
 		refs := map[cfd.Precision]*cfd.Result{}
+		cpuRuns := len(st.precisions) * (1 + len(parts))
+		switch {
+		case f.useGPU && f.noReference:
+			cpuRuns = 0
+		case f.useGPU:
+			cpuRuns = len(st.precisions)
+		}
+		bar := prog.Count("CPU runs", cpuRuns)
 		for _, prec := range st.precisions {
 			if f.useGPU && f.noReference {
 				continue
 			}
-			fmt.Fprintf(progress, "%s: CPU reference (original), %d iterations\n", prec, f.iterations)
+			bar.Describe(fmt.Sprintf("%s: CPU reference (original), %d iterations", prec, f.iterations))
 			ref, err := cfd.Simulate(m, nil, prec, f.iterations)
 			if err != nil {
 				return err
 			}
+			bar.Add(1)
 			refs[prec] = ref
 			rows = append(rows, cfdRow{precision: prec, device: "cpu", schedule: "original", iterations: f.iterations, total: ref.Time, reference: true})
 			if f.useGPU {
@@ -325,11 +322,12 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 			}
 			for i := range parts {
 				p := &parts[i]
-				fmt.Fprintf(progress, "%s: CPU %s schedule, block size %d, %d iterations\n", prec, p.met.Method, p.sched.BlockSize, f.iterations)
+				bar.Describe(fmt.Sprintf("%s: CPU %s schedule, block size %d, %d iterations", prec, p.met.Method, p.sched.BlockSize, f.iterations))
 				res, err := cfd.Simulate(m, p.sched, prec, f.iterations)
 				if err != nil {
 					return err
 				}
+				bar.Add(1)
 				row := cfdRow{precision: prec, device: "cpu", schedule: p.met.Method, blockSize: p.sched.BlockSize, part: p, iterations: f.iterations, total: res.Time}
 				if err := row.compare(res.Vars, ref, m.N); err != nil {
 					return err
@@ -337,8 +335,9 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 				rows = append(rows, row)
 			}
 		}
+		bar.Finish()
 		if f.useGPU {
-			gpuRows, dev, err := runCFDGPU(f, st, m, parts, refs, progress)
+			gpuRows, dev, err := runCFDGPU(f, st, m, parts, refs, prog)
 			if err != nil {
 				return err
 			}
@@ -347,7 +346,7 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 	}
 
 	switch f.format {
-	case "csv":
+	case formatCSV:
 		err = writeCFDCSV(w, m, parts, rows)
 	default:
 		err = writeCFDTables(w, faces, parts, rows, device)
@@ -370,9 +369,9 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 // runCFDGPU runs the original kernels and each schedule on the GPU, every
 // precision and block size, and compares them with the references it has.
 // It returns the rows and a line naming the device.
-func runCFDGPU(f *cfdFlags, st *cfdSetup, m *cfd.Mesh, parts []cfdPart, refs map[cfd.Precision]*cfd.Result, progress io.Writer) ([]cfdRow, string, error) {
+func runCFDGPU(f *cfdFlags, st *cfdSetup, m *cfd.Mesh, parts []cfdPart, refs map[cfd.Precision]*cfd.Result, prog *progress.Reporter) ([]cfdRow, string, error) {
 	if f.gpuLock != "" {
-		fmt.Fprintf(progress, "waiting for the GPU lock %s\n", f.gpuLock)
+		prog.Printf("waiting for the GPU lock %s", f.gpuLock)
 		unlock, err := lockFile(f.gpuLock)
 		if err != nil {
 			return nil, "", fmt.Errorf("--gpu-lock: %w", err)
@@ -389,6 +388,19 @@ func runCFDGPU(f *cfdFlags, st *cfdSetup, m *cfd.Mesh, parts []cfdPart, refs map
 		return nil, "", fmt.Errorf("--gpu: %w", err)
 	}
 	device := fmt.Sprintf("%s; cfd kernels: %s PTX", dev.Info(), g.Source())
+	n := 0
+	for _, b := range st.blockSizes {
+		if st.originalRuns {
+			n++
+		}
+		for i := range parts {
+			if parts[i].sched.BlockSize == b {
+				n++
+			}
+		}
+	}
+	bar := prog.Count("GPU runs", n*len(st.precisions))
+	defer bar.Finish()
 	var rows []cfdRow
 	for _, prec := range st.precisions {
 		for _, b := range st.blockSizes {
@@ -408,11 +420,12 @@ func runCFDGPU(f *cfdFlags, st *cfdSetup, m *cfd.Mesh, parts []cfdPart, refs map
 					sched, name = p.sched, p.met.Method
 				}
 				row := cfdRow{precision: prec, device: "gpu", schedule: name, blockSize: b, part: p, iterations: f.iterations}
-				fmt.Fprintf(progress, "%s: GPU %s, block size %d, %d iterations\n", prec, row.schedule, b, f.iterations)
+				bar.Describe(fmt.Sprintf("%s: GPU %s, block size %d, %d iterations", prec, row.schedule, b, f.iterations))
 				res, err := g.Simulate(m, sched, prec, b, f.iterations)
 				if err != nil {
 					return nil, "", fmt.Errorf("%s %s %s B=%d: %w", m.Name, prec, row.schedule, b, err)
 				}
+				bar.Add(1)
 				row.total, row.shared = res.Time, res.Shared
 				if err := row.compare(res.Vars, refs[prec], m.N); err != nil {
 					return nil, "", err
@@ -526,7 +539,7 @@ func writeCFDCSV(w io.Writer, m *cfd.Mesh, parts []cfdPart, rows []cfdRow) error
 		if r.shared > 0 {
 			shared = strconv.Itoa(r.shared)
 		}
-		rec := append(append([]string{}, head...), string(r.precision), r.device, r.schedule, b)
+		rec := append(append([]string{}, head...), r.precision.String(), r.device, r.schedule, b)
 		rec = append(rec, partCols(r.part)...)
 		rec = append(rec, shared, strconv.Itoa(r.iterations), g(r.total.Seconds()), g(float64(r.total)/float64(r.iterations)/1e6))
 		switch {

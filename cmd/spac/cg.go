@@ -21,7 +21,10 @@ import (
 	"github.com/spac-gpu/spac/apps/cg"
 	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/internal/precision"
+	"github.com/spac-gpu/spac/internal/progress"
 	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/pipeline"
 	"github.com/spac-gpu/spac/schedule"
 )
 
@@ -38,7 +41,7 @@ type cgFlags struct {
 	precision  string
 	blockSize  int
 	rhs        string
-	format     string
+	format     outputFormat
 	defKernel  string
 	spacKernel string
 	probeOps   string
@@ -138,7 +141,7 @@ queued without waiting for each other.`,
 	fl.StringVar(&f.precision, "precision", "fp64", "fp32 or fp64 (vectors and values; dot products accumulate in fp64)")
 	fl.IntVarP(&f.blockSize, "block-size", "b", 256, "threads per block of the kernels, and tasks per block of the SPAC schedule")
 	fl.StringVar(&f.rhs, "rhs", "", "right-hand side file (Matrix Market array or one value per line); default b = A 1")
-	fl.StringVarP(&f.format, "format", "f", "table", "output: table, csv or json")
+	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
 	fl.StringVar(&f.defKernel, "default-kernel", string(spmv.COOAtomic), "kernel of the default schedule on the GPU: csr-scalar, csr-vector or coo-atomic")
 	fl.StringVar(&f.spacKernel, "spac-kernel", string(spmv.SPACReadOnlyX4), "kernel that runs the SPAC schedule on the GPU: spac-smem, spac-ldg, spac-smem-x4 or spac-ldg-x4")
 	fl.StringVar(&f.adaptStart, "adapt-start", "cusparse", "--adapt on the GPU: kernel to start with: cusparse (cuSPARSE's CSR, else the default kernel) or default (--default-kernel, the paper's start)")
@@ -173,17 +176,21 @@ type cgSetup struct {
 func (f *cgFlags) parse() (*cgSetup, error) {
 	var st cgSetup
 	var err error
-	if st.prec, err = spmv.ParsePrecision(f.precision); err != nil {
+	if st.prec, err = precision.Parse(f.precision); err != nil {
 		return nil, usagef("--precision: %v", err)
 	}
 	st.modes = []string{"adapt"}
 	if !f.adapt {
 		st.modes = strings.Split(f.sched, ",")
 	}
-	for i, mode := range st.modes {
+	for i, name := range st.modes {
+		m, err := cgModeNames.Parse(name)
+		if err != nil {
+			return nil, usagef("--schedule: %v, or a comma-separated list of them", err)
+		}
+		mode := m.String()
+		st.modes[i] = mode
 		switch {
-		case mode != "default" && mode != "spac" && mode != "cusparse" && mode != "adapt":
-			return nil, usagef("--schedule %q: want default, spac, cusparse or adapt, or a comma-separated list of them", f.sched)
 		case slices.Contains(st.modes[:i], mode):
 			return nil, usagef("--schedule %q: %s twice", f.sched, mode)
 		case mode == "cusparse" && !f.useGPU:
@@ -229,14 +236,11 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 			st.probeOps = append(st.probeOps, k)
 		}
 	}
-	if f.adaptStart != "cusparse" && f.adaptStart != "default" {
-		return nil, usagef("--adapt-start %q: want cusparse or default", f.adaptStart)
+	if f.adaptStart, err = adaptStarts.Parse(f.adaptStart); err != nil {
+		return nil, usageError{err}
 	}
-	if f.background != "process" && f.background != "goroutine" {
-		return nil, usagef("--background %q: want process or goroutine", f.background)
-	}
-	if f.format != "table" && f.format != "csv" && f.format != "json" {
-		return nil, usagef("--format %q: want table, csv or json", f.format)
+	if f.background, err = backgrounds.Parse(f.background); err != nil {
+		return nil, usageError{err}
 	}
 	if f.in.asStored {
 		return nil, usagef("cg multiplies the whole matrix: --as-stored does not apply")
@@ -288,15 +292,19 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	if err := checkOutputs(c, "schedule-to"); err != nil {
 		return err
 	}
-	progress := progressTo(f.in.quiet)
-	coo, used, err := loadSpMVMatrix(path, &f.in, f.pf.seed, f.genScale)
+	prog := f.in.progress()
+	data, err := f.in.readSpMV(c.Context(), path, f.pf.seed, f.genScale)
+	if err != nil {
+		return err
+	}
+	coo, used := data.Matrix, data.Used
+	src, loadCached, err := cgScheduleSource(c, f, st, data, prog)
 	if err != nil {
 		return err
 	}
 	if f.scheduleTo != "" {
 		// SPAC-adapt's child process (--background process): the schedule
 		// alone, through the cache as in the parent.
-		src, _ := cgScheduleSource(f, st, coo, used, progress)
 		s, _, err := src(c.Context())
 		if err != nil {
 			return err
@@ -326,7 +334,7 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	}
 	label := inputLabel(path, coo)
 	rep := &cgReport{Input: label, Rows: m.NRows, NNZ: m.NNZ(), Precision: st.prec.String(), Engine: "cpu", Partition: "none"}
-	fmt.Fprintf(progress, "%s: %d x %d, %d entries, %s CG (%s)\n", label, m.NRows, m.NCols, m.NNZ(), st.prec, strings.Join(st.modes, ", "))
+	prog.Printf("%s: %d x %d, %d entries, %s CG (%s)", label, m.NRows, m.NCols, m.NNZ(), st.prec, strings.Join(st.modes, ", "))
 
 	var eng cg.Engine
 	// kernelOp prepares a GPU kernel without a schedule (GPU only).
@@ -349,8 +357,7 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 		eng = cg.NewCPUEngine(m, st.prec)
 	}
 
-	src, loadCached := cgScheduleSource(f, st, coo, used, progress)
-	ms := &cgModes{c: c, path: path, f: f, st: st, eng: eng, kernelOp: kernelOp, src: src, load: loadCached, used: used, progress: progress}
+	ms := &cgModes{c: c, path: path, f: f, st: st, eng: eng, kernelOp: kernelOp, src: src, load: loadCached, used: used, warn: c.ErrOrStderr()}
 	// SPAC-adapt takes a schedule cached by an earlier command, not the
 	// one the spac mode is about to store.
 	if slices.Contains(st.modes, "adapt") {
@@ -385,6 +392,7 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	// every mode follows every other equally often (exactly for an even
 	// count), so none always finds one other mode's data in the L2 cache.
 	results := make([][]*cg.Result, len(st.modes))
+	bar := prog.Count("runs", f.runs*len(st.modes))
 	for run := range f.runs {
 		for j := range st.modes {
 			i := (run + latinStep(j, len(st.modes))) % len(st.modes)
@@ -401,8 +409,10 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 				return fmt.Errorf("%s (%s): %w", label, st.modes[i], err)
 			}
 			results[i] = append(results[i], res)
+			bar.Add(1)
 		}
 	}
+	bar.Finish()
 	var failed *cg.Result
 	for i, rep := range reps {
 		rs := results[i]
@@ -433,7 +443,7 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	}
 	w := c.OutOrStdout()
 	switch f.format {
-	case "json":
+	case formatJSON:
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		if len(reps) == 1 {
@@ -441,7 +451,7 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 		} else {
 			err = enc.Encode(reps)
 		}
-	case "csv":
+	case formatCSV:
 		err = writeCGCSV(w, reps)
 	default:
 		for i, rep := range reps {
@@ -503,7 +513,7 @@ type cgModes struct {
 	load     func() (*schedule.Schedule, bool) // the cache alone
 	cached   *schedule.Schedule                // SPAC-adapt's, from the cache; nil if none
 	used     *matrices.COO
-	progress io.Writer
+	warn     io.Writer // warnings: standard error
 }
 
 // trialIters is how many iterations with the default product run before
@@ -546,7 +556,7 @@ func (ms *cgModes) trialBeforePartition(ctx context.Context, b []float64, label 
 // untimed, as part of the set-up) and, for SPAC-adapt, its background. It
 // fills rep's partition fields; the spac mode partitions here.
 func (ms *cgModes) options(rep *cgReport) (cg.Options, error) {
-	c, f, st, eng, kernelOp, progress := ms.c, ms.f, ms.st, ms.eng, ms.kernelOp, ms.progress
+	c, f, st, eng, kernelOp, warn := ms.c, ms.f, ms.st, ms.eng, ms.kernelOp, ms.warn
 	opts := cg.Options{Tol: f.tol, MaxIters: f.maxIters, Probe: f.probe, TimeAll: f.timeAll}
 	var err error
 	switch rep.Mode {
@@ -577,7 +587,7 @@ func (ms *cgModes) options(rep *cgReport) (cg.Options, error) {
 		rep.Partition, rep.PartitionNS = how, int64(time.Since(start))
 		opts.Ops = []cg.Op{op}
 	case "adapt":
-		if opts.Ops, err = adaptOps(f, st, kernelOp, progress); err != nil {
+		if opts.Ops, err = adaptOps(f, st, kernelOp, warn); err != nil {
 			return opts, err
 		}
 		if s := ms.cached; s != nil {
@@ -591,7 +601,7 @@ func (ms *cgModes) options(rep *cgReport) (cg.Options, error) {
 		} else {
 			rep.Partition = "background"
 			opts.ScheduleDelay = f.delay
-			if opts.Schedule, err = backgroundSource(c, ms.path, f, ms.src, ms.used, progress); err != nil {
+			if opts.Schedule, err = backgroundSource(c, ms.path, f, ms.src, ms.used, warn); err != nil {
 				return opts, err
 			}
 		}
@@ -610,7 +620,7 @@ func (ms *cgModes) options(rep *cgReport) (cg.Options, error) {
 
 // adaptOps are SPAC-adapt's starting kernels: the one of --adapt-start,
 // then those of --adapt-probe; on the CPU (kernelOp nil) the CSR product.
-func adaptOps(f *cgFlags, st *cgSetup, kernelOp func(spmv.Kernel) (cg.Op, error), progress io.Writer) ([]cg.Op, error) {
+func adaptOps(f *cgFlags, st *cgSetup, kernelOp func(spmv.Kernel) (cg.Op, error), warn io.Writer) ([]cg.Op, error) {
 	if kernelOp == nil {
 		return []cg.Op{cg.CSROp{}}, nil
 	}
@@ -620,7 +630,7 @@ func adaptOps(f *cgFlags, st *cgSetup, kernelOp func(spmv.Kernel) (cg.Op, error)
 		if op, err := kernelOp(spmv.CuSPARSECSR); err == nil {
 			start, ops = spmv.CuSPARSECSR, []cg.Op{op}
 		} else {
-			fmt.Fprintf(progress, "spac: warning: %v; SPAC-adapt starts with %s\n", err, start)
+			fmt.Fprintf(warn, "spac: warning: %v; SPAC-adapt starts with %s\n", err, start)
 		}
 	}
 	if ops == nil {
@@ -636,7 +646,7 @@ func adaptOps(f *cgFlags, st *cgSetup, kernelOp func(spmv.Kernel) (cg.Op, error)
 		}
 		op, err := kernelOp(k)
 		if err != nil {
-			fmt.Fprintf(progress, "spac: warning: --adapt-probe %s: %v\n", k, err)
+			fmt.Fprintf(warn, "spac: warning: --adapt-probe %s: %v\n", k, err)
 			continue
 		}
 		ops = append(ops, op)
@@ -649,7 +659,7 @@ func adaptOps(f *cgFlags, st *cgSetup, kernelOp func(spmv.Kernel) (cg.Op, error)
 // --schedule-to FILE -- IN' at nice --background-nice. The child gets
 // every flag this run set, so that it reads the same matrix and builds the
 // same schedule (and caches it under the same key).
-func backgroundSource(c *cobra.Command, path string, f *cgFlags, src func(context.Context) (*schedule.Schedule, string, error), used *matrices.COO, progress io.Writer) (cg.ScheduleSource, error) {
+func backgroundSource(c *cobra.Command, path string, f *cgFlags, src func(context.Context) (*schedule.Schedule, string, error), used *matrices.COO, stderr io.Writer) (cg.ScheduleSource, error) {
 	if f.background == "goroutine" {
 		return func(ctx context.Context) (*schedule.Schedule, error) {
 			s, _, err := src(ctx)
@@ -666,7 +676,7 @@ func backgroundSource(c *cobra.Command, path string, f *cgFlags, src func(contex
 		Path:   exe,
 		Args:   func(out string) []string { return append(slices.Clip(flags), "--schedule-to="+out, "--", path) },
 		Nice:   f.nice,
-		Stderr: progress,
+		Stderr: stderr, // its warnings; it draws no progress on a pipe
 		Matrix: used,
 	}
 	return child.Source(), nil
@@ -686,37 +696,30 @@ func prepareNow(eng cg.Engine, s *schedule.Schedule) (cg.Op, error) {
 	return op, nil
 }
 
-// cgScheduleSource partitions with SPAC and plans the schedule, through the
-// cache unless --no-cache; it says whether the schedule was computed or
-// cached; load looks the schedule up in the cache alone. The locality graph
-// is built inside, so that SPAC-adapt's background does that work too.
-func cgScheduleSource(f *cgFlags, st *cgSetup, m, used *matrices.COO, progress io.Writer) (src func(context.Context) (*schedule.Schedule, string, error), load func() (*schedule.Schedule, bool)) {
+// cgScheduleSource is the spac mode's and SPAC-adapt's schedule:
+// pipeline.Schedule with SPAC, through the cache unless --no-cache; src
+// says whether it was computed or cached; load looks it up in the cache
+// alone. The locality graph is built inside, so that SPAC-adapt's
+// background does that work too.
+func cgScheduleSource(c *cobra.Command, f *cgFlags, st *cgSetup, in *pipeline.Input, prog *progress.Reporter) (src func(context.Context) (*schedule.Schedule, string, error), load func() (*schedule.Schedule, bool), err error) {
+	pc, err := f.pf.config("spac")
+	if err != nil {
+		return nil, nil, err
+	}
 	sopts := st.sopts
-	pf := f.pf
-	pf.blockSize = f.blockSize
-	sopts.Params = scheduleParams("spac", &f.in, &pf, matrices.ModelSpMV)
-	cache := f.cache.open(progress)
-	load = func() (*schedule.Schedule, bool) { return cache.Load(used, sopts) }
+	cache := f.cache.open(c.ErrOrStderr())
+	load = func() (*schedule.Schedule, bool) { return pipeline.Lookup(in, pc, sopts, cache) }
 	src = func(ctx context.Context) (*schedule.Schedule, string, error) {
-		if s, ok := load(); ok {
+		s, prov, err := pipeline.Schedule(ctx, in, pc, sopts, cache, prog)
+		if err != nil {
+			return nil, "", err
+		}
+		if prov.Cached {
 			return s, "cached", nil
 		}
-		data, err := localityInput(m, used, matrices.ModelSpMV)
-		if err != nil {
-			return nil, "", err
-		}
-		s, met, err := buildSchedule(ctx, "spac", data, &pf, sopts, progress)
-		if err != nil {
-			return nil, "", err
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, "", err
-		}
-		fmt.Fprintf(progress, "  schedule spac, B=%d: %d blocks, %d vertex copies, partitioned in %.2f s\n", f.blockSize, s.NumBlocks(), met.Copies, met.Time.Seconds())
-		storeSchedule(cache, s, progress)
 		return s, "computed", nil
 	}
-	return src, load
+	return src, load, nil
 }
 
 func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

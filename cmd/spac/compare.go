@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/spac-gpu/spac/pipeline"
 	"github.com/spac-gpu/spac/schedule"
 	"github.com/spac-gpu/spac/spac"
 )
@@ -18,7 +19,8 @@ import (
 func newCompareCmd() *cobra.Command {
 	var in inputFlags
 	var pf partFlags
-	var methods, format string
+	var methods string
+	var format outputFormat
 	c := &cobra.Command{
 		Use:   "compare IN",
 		Short: "Run every partitioning method on one input and print one table",
@@ -46,33 +48,30 @@ The last column gives each method's copies relative to the first method's.`,
 				}
 				ms = append(ms, m)
 			}
-			if format != "table" && format != "csv" && format != "json" {
-				return usagef("--format %q: want table, csv or json", format)
-			}
 			if err := pf.validate(); err != nil {
 				return err
 			}
-			data, err := in.load(args[0])
+			data, err := in.load(c.Context(), args[0])
 			if err != nil {
 				return err
 			}
-			opts, err := pf.options(data.graph.NumEdges())
+			opts, err := pf.options(data.Graph.NumEdges())
 			if err != nil {
 				return err
 			}
-			progress := progressTo(in.quiet)
-			fmt.Fprintf(progress, "%s\n%d parts of at most %d edges\n", describe(data), opts.K, opts.Cap)
+			prog := in.progress()
+			prog.Printf("%s\n%d parts of at most %d edges", data.Describe(), opts.K, opts.Cap)
 			var rows []comparisonRow
 			for _, m := range ms {
-				p, met, err := run(c.Context(), m, data, opts, progress)
+				p, met, err := pipeline.Partition(c.Context(), data, m, opts, prog)
 				if err != nil {
 					return err
 				}
-				t, err := schedule.PredictTraffic(data.used, p, opts.Cap)
+				t, err := schedule.PredictTraffic(data.Used, p, opts.Cap)
 				if err != nil {
 					return fmt.Errorf("predicting the traffic of %s's schedule: %w", m.Name(), err)
 				}
-				rows = append(rows, newComparisonRow(data.matrix.Name, met, t))
+				rows = append(rows, newComparisonRow(data.Matrix.Name, met, t))
 			}
 			return writeComparison(c.OutOrStdout(), format, rows)
 		},
@@ -80,7 +79,7 @@ The last column gives each method's copies relative to the first method's.`,
 	in.register(c)
 	pf.register(c)
 	c.Flags().StringVar(&methods, "methods", "all", "comma-separated methods to run: "+strings.Join(spac.MethodNames(), ","))
-	c.Flags().StringVarP(&format, "format", "f", "table", "output: table, csv or json")
+	registerFormat(c, &format, formatTable, formatCSV, formatJSON)
 	return c
 }
 
@@ -113,18 +112,18 @@ func newComparisonRow(input string, m spac.Metrics, t schedule.Traffic) comparis
 		DefaultSectors: def, ScheduleSectors: opt, SectorRatio: t.SectorRatio()}
 }
 
-func writeComparison(w io.Writer, format string, rows []comparisonRow) error {
+func writeComparison(w io.Writer, format outputFormat, rows []comparisonRow) error {
 	for i := range rows {
 		if rows[0].Copies > 0 {
 			rows[i].VsFirst = float64(rows[i].Copies) / float64(rows[0].Copies)
 		}
 	}
 	switch format {
-	case "json":
+	case formatJSON:
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)
-	case "csv":
+	case formatCSV:
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"input", "method", "parts", "cap", "edges", "vertices", "copies", "replication_factor", "max_load_over_ideal", "max_unique_vertices", "avg_cut_degree", "seconds", "default_kernel_sectors", "schedule_sectors", "sector_ratio", "copies_vs_first"})
 		for _, r := range rows {

@@ -5,13 +5,13 @@ import (
 	"io"
 	"math"
 	"os"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/spac-gpu/spac/internal/output"
 	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/pipeline"
 )
 
 func newGenCmd() *cobra.Command {
@@ -51,7 +51,7 @@ stencil2d, stencil3d, circuit, fem; see --list for their keys.`,
 			if err := checkOutputs(c, "output"); err != nil {
 				return err
 			}
-			m, err := generate(args[0], scale, seed)
+			m, err := usage(pipeline.Generate(args[0], scale, seed))
 			if err != nil {
 				return err
 			}
@@ -70,21 +70,6 @@ stencil2d, stencil3d, circuit, fem; see --list for their keys.`,
 	c.Flags().Int64Var(&seed, "seed", 1, "random seed; the same seed gives the same matrix")
 	c.Flags().BoolVar(&list, "list", false, "list presets and kinds")
 	return c
-}
-
-func generate(name string, scale float64, seed int64) (*matrices.COO, error) {
-	if !strings.Contains(name, ":") {
-		for _, p := range matrices.PresetNames() {
-			if p == name {
-				return matrices.Preset(name, scale, seed)
-			}
-		}
-	}
-	spec, err := matrices.ParseGenSpec(name)
-	if err != nil {
-		return nil, usageError{fmt.Errorf("%w (%q is not a preset either; 'spac gen --list' shows the presets and kinds)", err, name)}
-	}
-	return spec.Generate(seed)
 }
 
 func printGenList(w io.Writer) error {

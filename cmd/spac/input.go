@@ -1,14 +1,15 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"io"
-	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/spac-gpu/spac/internal/progress"
 	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/pipeline"
 )
 
 // inputFlags are the flags of every command that reads a matrix or graph.
@@ -31,116 +32,83 @@ func (f *inputFlags) register(c *cobra.Command) {
 	fl.BoolVar(&f.directed, "directed", false, "edge lists: read each line as a directed edge (by default an edge list is undirected)")
 	fl.StringVar(&f.base, "base", "auto", "edge lists: vertex ids are 0- or 1-based: auto, 0 or 1")
 	fl.StringVar(&f.header, "header", "auto", `edge lists: the first line is an "n m" header: auto, yes or no`)
-	fl.BoolVar(&f.quiet, "quiet", false, "no progress output on standard error")
+	registerQuiet(c, &f.quiet)
 	fl.IntVar(&f.maxDim, "max-dimension", 0, "largest number of rows, columns or vertices of a Matrix Market file or an edge list (default: 64 per entry + 2^20, so that a nearly empty matrix declaring a billion rows is refused instead of taking gigabytes)")
 }
 
-// input is a loaded matrix with its locality graph.
-type input struct {
-	matrix   *matrices.COO // as read
-	used     *matrices.COO // expanded or as stored: edge e is entry e of this
-	graph    *matrices.Graph
-	inc      *matrices.Incidence
-	readTime time.Duration
+// registerQuiet is --quiet, the same on every command that shows progress.
+func registerQuiet(c *cobra.Command, quiet *bool) {
+	c.Flags().BoolVar(quiet, "quiet", false, "no progress on standard error (progress is drawn only when standard error is a terminal)")
 }
 
-func (f *inputFlags) readOptions() (matrices.ReadOptions, error) {
-	var opt matrices.ReadOptions
+// progress is where the command's progress goes.
+func (f *inputFlags) progress() *progress.Reporter { return progress.Stderr(f.quiet) }
+
+// config turns the flags into the pipeline's read configuration; a bad
+// value is a usage error.
+func (f *inputFlags) config() (pipeline.ReadConfig, error) {
+	var cfg pipeline.ReadConfig
 	format, err := matrices.ParseFormat(f.format)
 	if err != nil {
-		return opt, usageError{err}
+		return cfg, usageError{err}
 	}
-	opt.Format = format
-	opt.MaxDimension = f.maxDim
-	opt.EdgeList.Directed = f.directed
-	if opt.EdgeList.Base, err = matrices.ParseIDBase(f.base); err != nil {
-		return opt, usageError{fmt.Errorf("--base: %w", err)}
+	cfg.Read.Format = format
+	cfg.Read.MaxDimension = f.maxDim
+	cfg.Read.EdgeList.Directed = f.directed
+	if cfg.Read.EdgeList.Base, err = matrices.ParseIDBase(f.base); err != nil {
+		return cfg, usageError{fmt.Errorf("--base: %w", err)}
 	}
-	if opt.EdgeList.Header, err = matrices.ParseHeaderMode(f.header); err != nil {
-		return opt, usageError{fmt.Errorf("--header: %w", err)}
+	if cfg.Read.EdgeList.Header, err = matrices.ParseHeaderMode(f.header); err != nil {
+		return cfg, usageError{fmt.Errorf("--header: %w", err)}
 	}
-	if !f.quiet {
-		opt.Progress = os.Stderr
-	}
-	return opt, nil
-}
-
-// load reads path and builds its locality graph.
-func (f *inputFlags) load(path string) (*input, error) {
-	start := time.Now()
-	m, used, err := f.read(path)
-	if err != nil {
-		return nil, err
-	}
-	model, err := f.resolveModel(m)
-	if err != nil {
-		return nil, err
-	}
-	in, err := localityInput(m, used, model)
-	if err != nil {
-		return nil, err
-	}
-	in.readTime = time.Since(start)
-	return in, nil
-}
-
-// read reads path: the matrix as read, and the entries used (expanded
-// unless --as-stored).
-func (f *inputFlags) read(path string) (m, used *matrices.COO, err error) {
-	opt, err := f.readOptions()
-	if err != nil {
-		return nil, nil, err
-	}
-	m, err = matrices.Open(path, opt)
-	if err != nil {
-		return nil, nil, err
-	}
-	used = m
-	if !f.asStored {
-		used = m.Expanded()
-	}
-	return m, used, nil
-}
-
-// localityInput builds the locality graph of used (m as read) under model.
-func localityInput(m, used *matrices.COO, model matrices.Model) (*input, error) {
-	g, inc, err := matrices.BuildLocality(used, model)
-	if err != nil {
-		return nil, err
-	}
-	return &input{matrix: m, used: used, graph: g, inc: inc}, nil
-}
-
-// resolveModel applies the default model: graph for what was read from a
-// graph file (whose adjacency matrix is square by construction), spmv for
-// matrices.
-func (f *inputFlags) resolveModel(m *matrices.COO) (matrices.Model, error) {
 	if f.model != "" {
 		model, err := matrices.ParseModel(f.model)
 		if err != nil {
-			return 0, usageError{err}
+			return cfg, usageError{err}
 		}
-		return model, nil
+		cfg.Model = &model
 	}
-	if m.Format == matrices.FormatEdgeList || m.Format == matrices.FormatMETIS {
-		return matrices.ModelGraph, nil
-	}
-	return matrices.ModelSpMV, nil
+	cfg.AsStored = f.asStored
+	cfg.Progress = f.progress()
+	return cfg, nil
 }
 
-// progressTo returns where progress goes: standard error unless quiet.
-func progressTo(quiet bool) io.Writer {
-	if quiet {
-		return io.Discard
+// load reads path and builds its locality graph.
+func (f *inputFlags) load(ctx context.Context, path string) (*pipeline.Input, error) {
+	cfg, err := f.config()
+	if err != nil {
+		return nil, err
 	}
-	return os.Stderr
+	return usage(pipeline.Load(ctx, path, cfg))
 }
 
-func describe(in *input) string {
-	m := in.matrix
-	s := fmt.Sprintf("%s: %d x %d, %d stored entries (%s %s)", m.Name, m.NRows, m.NCols, m.NNZ(), m.Field, m.Symmetry)
-	if in.used != m {
-		s += fmt.Sprintf(", %d after expanding the symmetric storage", in.used.NNZ())
+// open reads path without building the locality graph.
+func (f *inputFlags) open(ctx context.Context, path string) (*pipeline.Input, error) {
+	cfg, err := f.config()
+	if err != nil {
+		return nil, err
 	}
-	return s + fmt.Sprintf("; locality graph (%s): %d vertices, %d edges", in.graph.Model, in.graph.NumVertices, in.graph.NumEdges())
+	return usage(pipeline.Read(ctx, path, cfg))
+}
+
+// readSpMV reads path (or a gen: input) for a product: the whole matrix
+// (symmetric storage expanded) under the spmv model.
+func (f *inputFlags) readSpMV(ctx context.Context, path string, seed int64, genScale float64) (*pipeline.Input, error) {
+	cfg, err := f.config()
+	if err != nil {
+		return nil, err
+	}
+	spmv := matrices.ModelSpMV
+	cfg.Model, cfg.AsStored = &spmv, false
+	cfg.Generate, cfg.GenSeed, cfg.GenScale = true, seed, genScale
+	return usage(pipeline.Read(ctx, path, cfg))
+}
+
+// usage makes the pipeline's configuration errors usage errors.
+func usage[T any](v T, err error) (T, error) {
+	var ce *pipeline.ConfigError
+	if errors.As(err, &ce) {
+		err = usageError{err}
+	}
+	return v, err
 }

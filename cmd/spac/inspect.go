@@ -48,11 +48,11 @@ A damaged, truncated or foreign file is refused with exit status 1.`,
 						in.asStored, _ = strconv.ParseBool(v)
 					}
 				}
-				_, coo, err := in.read(matrixPath)
+				data, err := in.open(c.Context(), matrixPath)
 				if err != nil {
 					return err
 				}
-				if err := s.CheckMatrix(coo); err != nil {
+				if err := s.CheckMatrix(data.Used); err != nil {
 					return fmt.Errorf("%s: %w", args[0], err)
 				}
 			}

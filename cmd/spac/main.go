@@ -17,6 +17,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/spac-gpu/spac/transform"
 )
 
 // usageError marks errors in how the command was called (exit status 2).
@@ -29,6 +31,7 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 
 func newRoot() *cobra.Command {
 	env := readEnvironment(os.Getenv)
+	transform.SetHugePages(env.hugePages)
 	root := &cobra.Command{
 		Use:   "spac",
 		Short: "Balanced edge partitions and locality schedules for irregular GPU programs",
@@ -137,6 +140,18 @@ func exitCode(err error) int {
 // line (an unknown command), which it does not type.
 func isCobraUsage(err error) bool {
 	return strings.HasPrefix(err.Error(), "unknown command")
+}
+
+// deprecatedAlias adds --old to c as a deprecated name of --name: the
+// same value, and a note on standard error saying to use --name.
+func deprecatedAlias(c *cobra.Command, old, name string) {
+	fl := c.Flags().Lookup(name)
+	alias := *fl
+	alias.Name, alias.Shorthand = old, ""
+	c.Flags().AddFlag(&alias)
+	if err := c.Flags().MarkDeprecated(old, "use --"+name); err != nil {
+		panic(err)
+	}
 }
 
 // oneInput accepts exactly one positional argument, the input path.

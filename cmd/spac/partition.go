@@ -1,16 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"sync"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/spac-gpu/spac/internal/output"
+	"github.com/spac-gpu/spac/pipeline"
 	"github.com/spac-gpu/spac/spac"
 	"github.com/spac-gpu/spac/transform"
 )
@@ -108,12 +106,20 @@ func (f *partFlags) blockSizeOrDefault() int {
 
 // options resolves the part count and cap for m edges.
 func (f *partFlags) options(m int) (spac.Options, error) {
+	opts, err := f.settings()
+	if err != nil {
+		return opts, err
+	}
+	if opts.K, opts.Cap, err = spac.Resolve(m, f.parts, f.blockSizeOrDefault()); err != nil {
+		return spac.Options{}, usageError{err}
+	}
+	return opts, nil
+}
+
+// settings are the method's settings, without the part count and cap.
+func (f *partFlags) settings() (spac.Options, error) {
 	if err := f.checks(); err != nil {
 		return spac.Options{}, err
-	}
-	k, capacity, err := spac.Resolve(m, f.parts, f.blockSizeOrDefault())
-	if err != nil {
-		return spac.Options{}, usageError{err}
 	}
 	form, err := transform.ParseFormulation(f.formulation)
 	if err != nil {
@@ -123,66 +129,18 @@ func (f *partFlags) options(m int) (spac.Options, error) {
 	if err != nil {
 		return spac.Options{}, usageError{err}
 	}
-	return spac.Options{K: k, Cap: capacity, Seed: f.seed, DominantWeight: f.dominant,
-		Formulation: form, Order: order, Imbalance: f.imbalance, Coarsen: f.coarsen, Polish: f.polish}, nil
+	return spac.Options{Seed: f.seed, DominantWeight: f.dominant, Formulation: form, Order: order,
+		Imbalance: f.imbalance, Coarsen: f.coarsen, Polish: f.polish}, nil
 }
 
-// run partitions in with one method and evaluates the result.
-func run(ctx context.Context, method spac.Method, in *input, opts spac.Options, progress io.Writer) (spac.Partition, spac.Metrics, error) {
-	start := time.Now()
-	log := stageLog{w: progress, method: method.Name(), at: start}
-	opts.Progress = log.begin
-	p, err := method.Partition(ctx, in.graph, in.inc, opts)
-	elapsed := time.Since(start)
-	log.end(err == nil, elapsed)
-	if err != nil {
-		return p, spac.Metrics{}, fmt.Errorf("%s on %s: %w", method.Name(), in.matrix.Name, err)
+// config is how the schedules of the named method are partitioned (a
+// block runs one part: the block size sets the parts).
+func (f *partFlags) config(method string) (pipeline.PartitionConfig, error) {
+	if _, err := spac.Lookup(method); err != nil {
+		return pipeline.PartitionConfig{}, usageError{err}
 	}
-	if err := spac.Check(in.graph, p, opts.Cap); err != nil {
-		return p, spac.Metrics{}, fmt.Errorf("%s on %s produced an invalid partition: %w", method.Name(), in.matrix.Name, err)
-	}
-	met := spac.Evaluate(in.graph, in.inc, p)
-	met.Method = method.Name()
-	met.Cap = opts.Cap
-	met.Time = elapsed
-	return p, met, nil
-}
-
-// stageLog prints each stage of a partitioner with its duration when it
-// ends (a stage ends where the next begins), then the method's total, so
-// that a reader sees what each stage cost rather than when it started.
-type stageLog struct {
-	mu     sync.Mutex // an abandoned METIS run may still report
-	w      io.Writer
-	method string
-	stage  string
-	at     time.Time // when stage began
-}
-
-func (l *stageLog) begin(stage string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := time.Now()
-	l.flush(now)
-	l.stage, l.at = stage, now
-}
-
-// flush prints the stage under way as ended at now.
-func (l *stageLog) flush(now time.Time) {
-	if l.stage != "" {
-		fmt.Fprintf(l.w, "  %-10s %-10s %7.2f s\n", l.method, l.stage, now.Sub(l.at).Seconds())
-	}
-	l.stage = ""
-}
-
-// end closes the last stage and prints the total when the method succeeded.
-func (l *stageLog) end(ok bool, total time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.flush(time.Now())
-	if ok {
-		fmt.Fprintf(l.w, "  %-10s %-10s %7.2f s\n", l.method, "total", total.Seconds())
-	}
+	opts, err := f.settings()
+	return pipeline.PartitionConfig{Method: method, Settings: opts}, err
 }
 
 func newPartitionCmd() *cobra.Command {
@@ -219,17 +177,17 @@ symmetric entries follow the stored entry they mirror).`,
 			if err := checkOutputs(c, "assignment"); err != nil {
 				return err
 			}
-			data, err := in.load(args[0])
+			data, err := in.load(c.Context(), args[0])
 			if err != nil {
 				return err
 			}
-			opts, err := pf.options(data.graph.NumEdges())
+			opts, err := pf.options(data.Graph.NumEdges())
 			if err != nil {
 				return err
 			}
-			progress := progressTo(in.quiet)
-			fmt.Fprintf(progress, "%s\n", describe(data))
-			p, met, err := run(c.Context(), m, data, opts, progress)
+			prog := in.progress()
+			prog.Printf("%s", data.Describe())
+			p, met, err := pipeline.Partition(c.Context(), data, m, opts, prog)
 			if err != nil {
 				return err
 			}
@@ -254,11 +212,11 @@ symmetric entries follow the stored entry they mirror).`,
 }
 
 // writeAssignment writes "row col part" for every edge of the locality graph.
-func writeAssignment(w io.Writer, in *input, p spac.Partition) error {
+func writeAssignment(w io.Writer, in *pipeline.Input, p spac.Partition) error {
 	buf := make([]byte, 0, 64)
 	for e := range p.Part {
 		buf = buf[:0]
-		buf = fmt.Appendf(buf, "%d\t%d\t%d\n", in.used.Row[e]+1, in.used.Col[e]+1, p.Part[e])
+		buf = fmt.Appendf(buf, "%d\t%d\t%d\n", in.Used.Row[e]+1, in.Used.Col[e]+1, p.Part[e])
 		if _, err := w.Write(buf); err != nil {
 			return err
 		}
@@ -266,9 +224,9 @@ func writeAssignment(w io.Writer, in *input, p spac.Partition) error {
 	return nil
 }
 
-func printSummary(w io.Writer, in *input, met spac.Metrics) {
-	fmt.Fprintf(w, "input            %s\n", in.matrix.Name)
-	fmt.Fprintf(w, "locality graph   %s model, %d vertices (%d with edges), %d edges\n", in.graph.Model, in.graph.NumVertices, met.Vertices, met.Edges)
+func printSummary(w io.Writer, in *pipeline.Input, met spac.Metrics) {
+	fmt.Fprintf(w, "input            %s\n", in.Matrix.Name)
+	fmt.Fprintf(w, "locality graph   %s model, %d vertices (%d with edges), %d edges\n", in.Graph.Model, in.Graph.NumVertices, met.Vertices, met.Edges)
 	fmt.Fprintf(w, "method           %s\n", met.Method)
 	fmt.Fprintf(w, "parts            %d of at most %d edges\n", met.K, met.Cap)
 	fmt.Fprintf(w, "vertex copies    %d\n", met.Copies)
@@ -277,5 +235,5 @@ func printSummary(w io.Writer, in *input, met spac.Metrics) {
 	fmt.Fprintf(w, "unique vertices  %d in the largest part, %.1f on average (shared-memory demand)\n", met.MaxUnique, met.MeanUnique)
 	fmt.Fprintf(w, "cut vertices     %d, average degree %.2f\n", met.CutVertices, met.AvgCutDegree)
 	fmt.Fprintf(w, "degrees          min %d, median %g, mean %.2f, p99 %d, max %d\n", met.Degree.Min, met.Degree.Median, met.Degree.Mean, met.Degree.P99, met.Degree.Max)
-	fmt.Fprintf(w, "partition time   %.3f s (reading and building the graph %.3f s)\n", met.Time.Seconds(), in.readTime.Seconds())
+	fmt.Fprintf(w, "partition time   %.3f s (reading and building the graph %.3f s)\n", met.Time.Seconds(), in.ReadTime.Seconds())
 }

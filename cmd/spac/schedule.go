@@ -1,21 +1,19 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/internal/output"
-	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/internal/precision"
+	"github.com/spac-gpu/spac/pipeline"
 	"github.com/spac-gpu/spac/schedule"
-	"github.com/spac-gpu/spac/spac"
 )
 
 // scheduleCommands are the commands that make and read locality schedules;
@@ -47,16 +45,11 @@ func (f *planFlags) options(blockSize int) (schedule.Options, error) {
 	if err != nil {
 		return schedule.Options{}, usagef("--overflow: %v", err)
 	}
-	vb := 0
-	switch strings.ToLower(f.precision) {
-	case "fp64", "double", "f64":
-		vb = 8
-	case "fp32", "float", "single", "f32":
-		vb = 4
-	default:
-		return schedule.Options{}, usagef("--precision %q: want fp64 or fp32", f.precision)
+	prec, err := precision.Parse(f.precision)
+	if err != nil {
+		return schedule.Options{}, usagef("--precision: %v", err)
 	}
-	return schedule.Options{BlockSize: blockSize, Budget: int(budget), ValueBytes: vb, Overflow: policy}, nil
+	return schedule.Options{BlockSize: blockSize, Budget: int(budget), ValueBytes: prec.Bytes(), Overflow: policy}, nil
 }
 
 // minBudget is the smallest --smem-budget: 64 fp64 x-and-y pairs. A part
@@ -147,14 +140,11 @@ first (alone, without IN, it only empties it).`,
 					return nil
 				}
 			}
-			m, err := spac.Lookup(method)
-			if err != nil {
-				return usageError{err}
-			}
 			if pf.given("parts") {
 				return usagef("schedule takes --block-size (threads per block), not --parts: a block runs one part")
 			}
-			if err := pf.validate(); err != nil {
+			pc, err := pf.config(method)
+			if err != nil {
 				return err
 			}
 			sopts, err := plan.options(pf.blockSizeOrDefault())
@@ -167,49 +157,32 @@ first (alone, without IN, it only empties it).`,
 			if err := checkOutputDir(c, "npy", schedule.CheckNPYDir); err != nil {
 				return err
 			}
-			data, err := in.load(args[0])
+			data, err := in.load(c.Context(), args[0])
 			if err != nil {
 				return err
 			}
-			popts, err := pf.options(data.graph.NumEdges())
-			if err != nil {
+			if _, err := pf.options(data.Graph.NumEdges()); err != nil {
 				return err
 			}
-			sopts.Params = scheduleParams(method, &in, &pf, data.graph.Model)
-			progress := progressTo(in.quiet)
-			fmt.Fprintf(progress, "%s\n", describe(data))
-
-			cache := cf.open(c.ErrOrStderr())
-			var partTime, buildTime time.Duration
-			s, cached := cache.Load(data.used, sopts)
-			if cached {
-				fmt.Fprintf(progress, "schedule from the cache in %s\n", cache.Dir)
-			} else {
-				p, met, err := run(c.Context(), m, data, popts, progress)
-				if err != nil {
-					return err
-				}
-				partTime = met.Time
-				start := time.Now()
-				s, err = schedule.Build(data.used, p, sopts)
-				if err != nil {
-					return err
-				}
-				buildTime = time.Since(start)
-				storeSchedule(cache, s, c.ErrOrStderr())
+			prog := in.progress()
+			prog.Printf("%s", data.Describe())
+			s, prov, err := pipeline.Schedule(c.Context(), data, pc, sopts, cf.open(c.ErrOrStderr()), prog)
+			if err != nil {
+				return err
 			}
 
 			w := c.OutOrStdout()
 			if out == output.Stdout || textOut == output.Stdout {
 				w = c.ErrOrStderr() // standard output carries the schedule
 			}
-			fmt.Fprintf(w, "input            %s\n", data.matrix.Name)
+			fmt.Fprintf(w, "input            %s\n", data.Matrix.Name)
 			printScheduleSummary(w, s)
-			if cached {
-				fmt.Fprintf(w, "partition time   cached (%s)\n", cache.Dir)
+			if prov.Cached {
+				fmt.Fprintf(w, "partition time   cached (%s)\n", prov.CacheDir)
 			} else {
-				fmt.Fprintf(w, "partition time   %.3f s (%s)\n", partTime.Seconds(), method)
-				fmt.Fprintf(w, "build time       %.3f s (%.1f%% of the partition)\n", buildTime.Seconds(), 100*buildTime.Seconds()/max(partTime.Seconds(), 1e-9))
+				part, build := prov.Metrics.Time.Seconds(), prov.BuildTime.Seconds()
+				fmt.Fprintf(w, "partition time   %.3f s (%s)\n", part, method)
+				fmt.Fprintf(w, "build time       %.3f s (%.1f%% of the partition)\n", build, 100*build/max(part, 1e-9))
 			}
 			if out != "" {
 				var size int64
@@ -245,50 +218,6 @@ first (alone, without IN, it only empties it).`,
 	cf.register(c, env)
 	c.Flags().BoolVar(&clearCache, "clear-cache", false, "empty the schedule cache first; without IN, only that")
 	return c
-}
-
-// buildSchedule partitions data with the named method (the partition flags
-// pf with their block size set) and plans the schedule of the partition.
-func buildSchedule(ctx context.Context, method string, data *input, pf *partFlags, sopts schedule.Options, progress io.Writer) (*schedule.Schedule, spac.Metrics, error) {
-	meth, err := spac.Lookup(method)
-	if err != nil {
-		return nil, spac.Metrics{}, err
-	}
-	popts, err := pf.options(data.graph.NumEdges())
-	if err != nil {
-		return nil, spac.Metrics{}, err
-	}
-	p, met, err := run(ctx, meth, data, popts, progress)
-	if err != nil {
-		return nil, met, err
-	}
-	s, err := schedule.Build(data.used, p, sopts)
-	return s, met, err
-}
-
-// scheduleParams records the method and every setting that changes the
-// partition, in a fixed order: they go into the file and the cache key.
-// SPAC's own settings count only for SPAC, so that a baseline's cache entry
-// does not depend on flags it ignores.
-func scheduleParams(method string, in *inputFlags, pf *partFlags, model matrices.Model) []schedule.Param {
-	ps := []schedule.Param{
-		{Key: "method", Value: method},
-		{Key: "seed", Value: strconv.FormatInt(pf.seed, 10)},
-		{Key: "model", Value: model.String()},
-		{Key: "as-stored", Value: strconv.FormatBool(in.asStored)},
-	}
-	if method == "spac" {
-		ps = append(ps,
-			schedule.Param{Key: "formulation", Value: pf.formulation},
-			schedule.Param{Key: "order", Value: pf.order},
-			schedule.Param{Key: "dominant-weight", Value: strconv.Itoa(int(pf.dominant))},
-			schedule.Param{Key: "imbalance", Value: strconv.FormatFloat(pf.imbalance, 'g', -1, 64)},
-			schedule.Param{Key: "coarsen", Value: strconv.Itoa(pf.coarsen)},
-			schedule.Param{Key: "polish", Value: strconv.Itoa(pf.polish)},
-			schedule.Param{Key: "revision", Value: spac.Revision},
-		)
-	}
-	return ps
 }
 
 // printScheduleSummary prints what a schedule holds, its shared-memory

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/pipeline"
 )
 
 func newStatsCmd() *cobra.Command {
@@ -23,7 +24,7 @@ partition). Power-law degrees and dense rows are what make partitioning hard.`,
   spac stats web.txt --directed`,
 		Args: oneInput,
 		RunE: func(c *cobra.Command, args []string) error {
-			data, err := in.load(args[0])
+			data, err := in.load(c.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -64,8 +65,8 @@ func (s summary) String() string {
 	return fmt.Sprintf("min %d, median %d, mean %.2f, p99 %d, max %d", s.min, s.median, s.mean, s.p99, s.max)
 }
 
-func printStats(w io.Writer, in *input) {
-	m, u := in.matrix, in.used
+func printStats(w io.Writer, in *pipeline.Input) {
+	m, u := in.Matrix, in.Used
 	fmt.Fprintf(w, "input              %s\n", m.Name)
 	fmt.Fprintf(w, "dimensions         %d x %d\n", m.NRows, m.NCols)
 	fmt.Fprintf(w, "field, symmetry    %s, %s\n", m.Field, m.Symmetry)
@@ -87,10 +88,10 @@ func printStats(w io.Writer, in *input) {
 	fmt.Fprintf(w, "entries per row    %s; %d empty rows\n", rs, rs.zeros)
 	fmt.Fprintf(w, "entries per column %s; %d empty columns\n", cs, cs.zeros)
 	fmt.Fprintf(w, "diagonal entries   %d\n", diag)
-	g := in.graph
+	g := in.Graph
 	deg := make([]int32, 0, g.NumVertices)
 	for v := 0; v < g.NumVertices; v++ {
-		if d := in.inc.Degree(v); d > 0 {
+		if d := in.Inc.Degree(v); d > 0 {
 			deg = append(deg, int32(d))
 		}
 	}

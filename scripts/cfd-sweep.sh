@@ -12,7 +12,7 @@
 # (spac cfd --gpu-lock), so no two timings overlap.
 #
 # Writes into OUTDIR: report.md (summary, per-mesh tables, agreement with
-# the CPU reference, how it was made), fig14.svg, results.csv, csv/ (each
+# the CPU reference, how it was made), fig14.svg, fig14.png, results.csv, csv/ (each
 # process's CSV and stderr), log.txt, and where Nsight Compute runs
 # (NCU=1, the default when ncu is found) ncu.md: counters of one flux
 # launch of each schedule on NCU_MESH at NCU_BLOCK.

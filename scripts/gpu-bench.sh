@@ -9,8 +9,8 @@
 #     against csr-scalar, csr-vector, coo-atomic and cuSPARSE (CSR default and
 #     ALG2, COO).
 # Writes into OUTDIR: report.md (the goals, a summary per input and precision,
-# every row), speedup.svg (best SPAC kernel over cuSPARSE's best CSR),
-# results.csv, log.txt, and where Nsight Compute works ncu.md: measured L1->L2
+# every row), speedup.svg and speedup.png (best SPAC kernel over cuSPARSE's
+# best CSR), results.csv, log.txt, and where Nsight Compute works ncu.md: measured L1->L2
 # sectors and DRAM bytes next to schedule.Traffic's predicted sectors and the
 # minimum-traffic bytes.
 #

@@ -2,11 +2,13 @@ package spmv
 
 import (
 	"fmt"
-	"html"
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/spac-gpu/spac/internal/plots"
 )
 
 // Class is the kind of input a goal is stated for.
@@ -119,7 +121,7 @@ type ReportMeta struct {
 	Title    string
 	Device   string
 	CopyGBps float64
-	Plot     string   // file name of the speedup plot (SVG), beside the report
+	Plot     string   // base name of the speedup plot beside the report: Plot.svg, Plot.png
 	Commands []string // how the numbers were made
 	Extra    string   // more markdown at the end (e.g. counters)
 }
@@ -189,7 +191,7 @@ hundred thousand nonzeros take a few microseconds, launch latency, whatever the 
 			goal, met, s.MaxErr, yesNo(s.AllOK))
 	}
 	if meta.Plot != "" {
-		fmt.Fprintf(w, "\n![speedup of the best SPAC kernel over cuSPARSE's best CSR algorithm](%s)\n", meta.Plot)
+		fmt.Fprintf(w, "\n![speedup of the best SPAC kernel over cuSPARSE's best CSR algorithm](%s.svg)\n\n(also as [%[1]s.png](%[1]s.png))\n", meta.Plot)
 	}
 	fmt.Fprint(w, "\n## Every measurement\n\n")
 	fmt.Fprintln(w, "| input | prec | kernel | schedule | B | time | GB/s | of copy | vs cuSPARSE | predicted MB | max rel err | check |")
@@ -222,71 +224,49 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// WriteSpeedupSVG draws the speedup of the best SPAC kernel over cuSPARSE's
-// best CSR algorithm, one group of bars per input, one bar per precision,
-// with lines at 1 and 0.95 (the goals).
-func WriteSpeedupSVG(w io.Writer, rows []Row) error {
-	sums := Summarize(rows)
-	var inputs []string
-	var precs []string
+// SpeedupFigure plots the speedup of the best SPAC kernel over cuSPARSE's
+// best CSR algorithm: a group of bars per input, a bar per precision, and
+// the goals as lines at 1 (circuit-like and power-law) and 0.95 (meshes).
+// Inputs without both kinds of result are left out.
+func SpeedupFigure(rows []Row) (*plots.Figure, error) {
+	var inputs, precs []string
 	val := map[string]float64{}
-	for _, s := range sums {
+	for _, s := range Summarize(rows) {
 		if s.Speedup == 0 {
 			continue
 		}
-		if !contains(inputs, s.Input) {
+		if !slices.Contains(inputs, s.Input) {
 			inputs = append(inputs, s.Input)
 		}
-		if !contains(precs, s.Precision) {
+		if !slices.Contains(precs, s.Precision) {
 			precs = append(precs, s.Precision)
 		}
 		val[s.Input+"\x00"+s.Precision] = s.Speedup
 	}
-	const (
-		left, right, top, bottom = 60.0, 20.0, 40.0, 120.0
-		groupW                   = 70.0
-		height                   = 300.0
-	)
-	width := left + right + groupW*float64(max(len(inputs), 1))
-	ymax := 1.2
-	for _, v := range val {
-		ymax = math.Max(ymax, v*1.1)
+	b := plots.Bars{
+		Title:       "Best SPAC kernel over cuSPARSE's best CSR SpMV (higher is better)",
+		YLabel:      "speedup",
+		ValueFormat: "%.2f",
+		Refs: []plots.Ref{
+			{Value: Circuit.goal(), Name: fmt.Sprintf("goal %.2fx: circuit, power-law", Circuit.goal())},
+			{Value: Mesh.goal(), Name: fmt.Sprintf("goal %.2fx: mesh", Mesh.goal()), Dashed: true},
+		},
 	}
-	ymax = math.Ceil(ymax*5) / 5
-	y := func(v float64) float64 { return top + height*(1-v/ymax) }
-	colors := []string{"#4477aa", "#ee7733", "#228833", "#aa3377"}
-	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", width, top+height+bottom)
-	fmt.Fprintf(w, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	fmt.Fprintf(w, `<text x="%.0f" y="20" font-size="13">Best SPAC kernel over cuSPARSE's best CSR SpMV (higher is better)</text>`+"\n", left)
-	for t := 0.0; t <= ymax+1e-9; t += 0.2 {
-		fmt.Fprintf(w, `<line x1="%.0f" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%.0f" y="%.1f" text-anchor="end">%.1f</text>`+"\n",
-			left, width-right, y(t), y(t), left-5, y(t)+4, t)
+	for _, in := range inputs {
+		b.Categories = append(b.Categories, shortName(in))
 	}
-	fmt.Fprintf(w, `<line x1="%.0f" x2="%.0f" y1="%.1f" y2="%.1f" stroke="black"/>`+"\n", left, width-right, y(1), y(1))
-	fmt.Fprintf(w, `<line x1="%.0f" x2="%.0f" y1="%.1f" y2="%.1f" stroke="black" stroke-dasharray="4 3"/>`+"\n", left, width-right, y(0.95), y(0.95))
-	barW := (groupW - 20) / float64(max(len(precs), 1))
-	for i, in := range inputs {
-		x0 := left + groupW*float64(i) + 10
-		for j, p := range precs {
+	for _, p := range precs {
+		s := plots.Series{Name: p}
+		for _, in := range inputs {
 			v, ok := val[in+"\x00"+p]
 			if !ok {
-				continue
+				v = math.NaN()
 			}
-			x := x0 + barW*float64(j)
-			fmt.Fprintf(w, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s %s: %.2fx</title></rect>`+"\n",
-				x, y(v), barW-2, y(0)-y(v), colors[j%len(colors)], html.EscapeString(in), p, v)
-			fmt.Fprintf(w, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="9">%.2f</text>`+"\n", x+barW/2-1, y(v)-3, v)
+			s.Values = append(s.Values, v)
 		}
-		cx := x0 + (groupW-20)/2
-		fmt.Fprintf(w, `<text transform="translate(%.1f,%.1f) rotate(-35)" text-anchor="end">%s</text>`+"\n", cx, top+height+14, html.EscapeString(shortName(in)))
+		b.Series = append(b.Series, s)
 	}
-	fmt.Fprintf(w, `<text transform="translate(15,%.0f) rotate(-90)" text-anchor="middle">speedup</text>`+"\n", top+height/2)
-	for j, p := range precs {
-		lx := width - right - 70*float64(len(precs)-j)
-		fmt.Fprintf(w, `<rect x="%.0f" y="26" width="10" height="10" fill="%s"/><text x="%.0f" y="35">%s</text>`+"\n", lx, colors[j%len(colors)], lx+14, p)
-	}
-	_, err := fmt.Fprintln(w, "</svg>")
-	return err
+	return plots.NewBars(b)
 }
 
 func shortName(s string) string {
@@ -295,13 +275,4 @@ func shortName(s string) string {
 		s = strings.TrimSuffix(s, suffix)
 	}
 	return s
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/internal/plots"
+	"github.com/spac-gpu/spac/internal/plots/plotstest"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
 	"github.com/spac-gpu/spac/spac"
@@ -211,19 +213,24 @@ func TestFormats(t *testing.T) {
 		t.Fatalf("JSON: %v, %d results", err, len(decoded))
 	}
 
-	var md, svg bytes.Buffer
-	if err := WriteReport(&md, rows, ReportMeta{Device: "test GPU", CopyGBps: 3000, Plot: "speedup.svg", Commands: []string{"spac spmv x"}}); err != nil {
+	var md, svg, png bytes.Buffer
+	if err := WriteReport(&md, rows, ReportMeta{Device: "test GPU", CopyGBps: 3000, Plot: "speedup", Commands: []string{"spac spmv x"}}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| scircuit | circuit | fp64 |", "1.25x", "![speedup", "spac spmv x", "## Every measurement"} {
+	for _, want := range []string{"| scircuit | circuit | fp64 |", "1.25x", "![speedup", "](speedup.svg)", "(speedup.png)", "spac spmv x", "## Every measurement"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("the report lacks %q", want)
 		}
 	}
-	if err := WriteSpeedupSVG(&svg, rows); err != nil {
+	fig, err := SpeedupFigure(rows)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if s := svg.String(); !strings.HasPrefix(s, "<svg") || !strings.Contains(s, "scircuit") || !strings.HasSuffix(strings.TrimSpace(s), "</svg>") {
-		t.Errorf("SVG:\n%s", s)
+	if err := fig.Write(&svg, plots.SVG); err != nil {
+		t.Fatal(err)
 	}
+	if err := fig.Write(&png, plots.PNG); err != nil {
+		t.Fatal(err)
+	}
+	plotstest.Check(t, svg.Bytes(), png.Bytes(), "scircuit", "fp64", "1.25", "speedup", "goal 1.00x: circuit, power-law", "goal 0.95x: mesh")
 }

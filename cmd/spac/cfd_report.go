@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"math"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spac-gpu/spac/internal/output"
+	"github.com/spac-gpu/spac/internal/plots"
 )
 
 func cfdReportCommand() *cobra.Command {
@@ -32,7 +32,8 @@ each from any mesh, precision and block sizes) and write into DIR:
               SPAC is faster); the time per iteration at every block size;
               the largest difference from the CPU reference of every run
   fig14.svg   time per iteration against block size, original vs SPAC, a
-              panel per mesh and precision (the paper's Fig. 14)
+  fig14.png   panel per mesh and precision (the paper's Fig. 14), as SVG
+              and as PNG
   results.csv the GPU rows of every input, merged`,
 		Example: `  spac cfd fvcorr-097k --gpu -b 128,192,256,384,512,1024 --precision fp32 --format csv > a.csv
   spac cfd report a.csv b.csv -o out/`,
@@ -52,7 +53,7 @@ each from any mesh, precision and block sizes) and write into DIR:
 			return runCFDReport(c.Context(), args, out, title, c.ErrOrStderr())
 		},
 	}
-	c.Flags().StringVarP(&out, "output", "o", "", "directory to write report.md, fig14.svg and results.csv into")
+	c.Flags().StringVarP(&out, "output", "o", "", "directory to write report.md, fig14.svg, fig14.png and results.csv into")
 	c.Flags().StringVar(&title, "title", "cfd (euler3d) on the GPU: original vs SPAC", "title of the report")
 	return c
 }
@@ -214,7 +215,7 @@ func groupCFDResults(rows []cfdResult) []*cfdGroup {
 	return groups
 }
 
-// runCFDReport writes the report into dir (output.WriteFiles: all three
+// runCFDReport writes the report into dir (output.WriteFiles: all files
 // complete before any is put in place; the CSV inputs and logs that
 // scripts/cfd-sweep.sh keeps there stay).
 func runCFDReport(ctx context.Context, paths []string, dir, title string, log io.Writer) error {
@@ -232,14 +233,17 @@ func runCFDReport(ctx context.Context, paths []string, dir, title string, log io
 		cw.Flush()
 		return cw.Error()
 	}
-	if err := output.WriteFiles(ctx, dir, []output.File{
-		{Name: "results.csv", Fill: writeCSV},
-		{Name: "fig14.svg", Fill: func(w io.Writer) error { return writeCFDPlot(w, groups) }},
-		{Name: "report.md", Fill: func(w io.Writer) error { return writeCFDReport(w, groups, rows, title) }},
-	}); err != nil {
+	fig, err := cfdFigure(groups)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(log, "wrote %s/report.md, fig14.svg and results.csv (%d GPU runs)\n", strings.TrimSuffix(dir, "/"), len(rows))
+	files := []output.File{{Name: "results.csv", Fill: writeCSV}}
+	files = append(files, fig.Files("fig14")...)
+	files = append(files, output.File{Name: "report.md", Fill: func(w io.Writer) error { return writeCFDReport(w, groups, rows, title) }})
+	if err := output.WriteFiles(ctx, dir, files); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "wrote %s/%s (%d GPU runs)\n", strings.TrimSuffix(dir, "/"), fileList(files), len(rows))
 	return nil
 }
 
@@ -289,6 +293,8 @@ func writeCFDReport(w io.Writer, groups []*cfdGroup, rows []cfdResult, title str
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "![time per iteration against block size](fig14.svg)")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "(also as [fig14.png](fig14.png))")
 	for _, g := range groups {
 		fmt.Fprintf(w, "\n## %s (%d elements), %s\n\n", g.mesh, g.elements, g.precision)
 		fmt.Fprint(w, "| B |")
@@ -374,88 +380,28 @@ func writeCFDReport(w io.Writer, groups []*cfdGroup, rows []cfdResult, title str
 	return nil
 }
 
-// niceStep is a round tick step (1, 2 or 5 times a power of ten) that cuts
-// [0, top] into about five intervals.
-func niceStep(top float64) float64 {
-	raw := top / 5
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, f := range []float64{1, 2, 5} {
-		if f*mag >= raw {
-			return f * mag
-		}
-	}
-	return 10 * mag
-}
-
-// writeCFDPlot draws a panel per mesh and precision: time per iteration
-// (us) against block size, a line per schedule.
-func writeCFDPlot(w io.Writer, groups []*cfdGroup) error {
-	const (
-		panelW, panelH         = 330.0, 240.0
-		left, right, top, bott = 60.0, 15.0, 30.0, 40.0
-		cols                   = 2
-	)
-	rowsN := (len(groups) + cols - 1) / cols
-	width := cols * (panelW + left + right)
-	height := 50 + float64(rowsN)*(panelH+top+bott)
-	colors := []string{"#4477aa", "#ee7733", "#228833", "#aa3377", "#66ccee"}
-	var schedules []string
+// cfdFigure plots a panel per mesh and precision: time per iteration (us)
+// against block size, a line per schedule (the paper's Fig. 14).
+func cfdFigure(groups []*cfdGroup) (*plots.Figure, error) {
+	l := plots.Lines{Title: "cfd: time per iteration against thread-block size (lower is better)",
+		XLabel: "block size", YLabel: "us per iteration", Cols: 2}
 	for _, g := range groups {
+		p := plots.Panel{Title: fmt.Sprintf("%s, %d elements, %s", g.mesh, g.elements, g.precision)}
+		for _, b := range g.blocks {
+			p.Categories = append(p.Categories, strconv.Itoa(b))
+		}
 		for _, s := range g.schedules {
-			if !slices.Contains(schedules, s) {
-				schedules = append(schedules, s)
-			}
-		}
-	}
-	fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", width, height)
-	fmt.Fprintln(w, `<rect width="100%" height="100%" fill="white"/>`)
-	fmt.Fprintf(w, `<text x="%.0f" y="20" font-size="13">cfd: time per iteration against thread-block size (lower is better)</text>`+"\n", left)
-	for i, s := range schedules {
-		lx := width - right - 110*float64(len(schedules)-i)
-		fmt.Fprintf(w, `<line x1="%.0f" x2="%.0f" y1="33" y2="33" stroke="%s" stroke-width="2"/><text x="%.0f" y="37">%s</text>`+"\n",
-			lx, lx+18, colors[i%len(colors)], lx+22, html.EscapeString(s))
-	}
-	for gi, g := range groups {
-		ox := float64(gi%cols)*(panelW+left+right) + left
-		oy := 50 + float64(gi/cols)*(panelH+top+bott) + top
-		var ymax float64
-		for _, byBlock := range g.runs {
-			for _, r := range byBlock {
-				ymax = math.Max(ymax, r.perIter*1000)
-			}
-		}
-		step := niceStep(ymax * 1.1)
-		ytop := math.Ceil(ymax*1.1/step) * step
-		y := func(v float64) float64 { return oy + panelH*(1-v/ytop) }
-		x := func(i int) float64 { return ox + panelW*(float64(i)+0.5)/float64(len(g.blocks)) }
-		fmt.Fprintf(w, `<text x="%.0f" y="%.0f" font-size="12">%s, %d elements, %s</text>`+"\n", ox, oy-10, html.EscapeString(g.mesh), g.elements, g.precision)
-		for t := 0.0; t <= ytop+step/2; t += step {
-			fmt.Fprintf(w, `<line x1="%.0f" x2="%.0f" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%.0f" y="%.1f" text-anchor="end">%g</text>`+"\n",
-				ox, ox+panelW, y(t), y(t), ox-5, y(t)+4, t)
-		}
-		fmt.Fprintf(w, `<rect x="%.0f" y="%.0f" width="%.0f" height="%.0f" fill="none" stroke="black"/>`+"\n", ox, oy, panelW, panelH)
-		for i, b := range g.blocks {
-			fmt.Fprintf(w, `<text x="%.1f" y="%.0f" text-anchor="middle">%d</text>`+"\n", x(i), oy+panelH+15, b)
-		}
-		fmt.Fprintf(w, `<text x="%.1f" y="%.0f" text-anchor="middle">block size</text>`+"\n", ox+panelW/2, oy+panelH+30)
-		fmt.Fprintf(w, `<text transform="translate(%.0f,%.0f) rotate(-90)" text-anchor="middle">us per iteration</text>`+"\n", ox-42, oy+panelH/2)
-		for si, s := range schedules {
-			byBlock, ok := g.runs[s]
-			if !ok {
-				continue
-			}
-			color := colors[si%len(colors)]
-			var pts []string
-			for i, b := range g.blocks {
-				if r, ok := byBlock[b]; ok {
-					pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(i), y(r.perIter*1000)))
-					fmt.Fprintf(w, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s B=%d: %s us</title></circle>`+"\n",
-						x(i), y(r.perIter*1000), color, html.EscapeString(s), b, us(r.perIter))
+			ser := plots.Series{Name: s}
+			for _, b := range g.blocks {
+				v := math.NaN()
+				if r, ok := g.runs[s][b]; ok {
+					v = r.perIter * 1000
 				}
+				ser.Values = append(ser.Values, v)
 			}
-			fmt.Fprintf(w, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"/>`+"\n", strings.Join(pts, " "), color)
+			p.Series = append(p.Series, ser)
 		}
+		l.Panels = append(l.Panels, p)
 	}
-	_, err := fmt.Fprintln(w, "</svg>")
-	return err
+	return plots.NewLines(l)
 }

@@ -120,9 +120,11 @@ func TestCFDReport(t *testing.T) {
 	}
 	in2 := writeFile(t, "gpu2.csv", small.String())
 	dir := filepath.Join(t.TempDir(), "out")
-	if out, code, err := execute(t, "cfd", "report", in, in2, "-o", dir); code != 0 {
+	out, code, err := execute(t, "cfd", "report", in, in2, "-o", dir)
+	if code != 0 {
 		t.Fatalf("exit %d: %v\n%s", code, err, out)
 	}
+	checkReportFiles(t, dir, out, "report.md", "fig14.svg", "fig14.png", "results.csv")
 	report, err := os.ReadFile(filepath.Join(dir, "report.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -139,13 +141,8 @@ func TestCFDReport(t *testing.T) {
 	if i0, i1 := strings.Index(string(report), "| m0 | 500 |"), strings.Index(string(report), "| m1 | 1000 |"); i0 < 0 || i0 > i1 {
 		t.Errorf("the smaller mesh m0 does not come first in the summary:\n%s", report)
 	}
-	svg, err := os.ReadFile(filepath.Join(dir, "fig14.svg"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(string(svg), "<polyline"); n != 4 {
-		t.Errorf("fig14.svg has %d lines, want 4 (original and spac, two meshes)", n)
-	}
+	// A panel per mesh, the schedules in the legend, the block sizes on x.
+	checkReportPlot(t, dir, "fig14", "m0, 500 elements, fp32", "m1, 1000 elements, fp32", "original", "spac", "128", "512", "block size", "us per iteration")
 	merged, err := os.ReadFile(filepath.Join(dir, "results.csv"))
 	if err != nil {
 		t.Fatal(err)

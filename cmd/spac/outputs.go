@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/spac-gpu/spac/internal/output"
@@ -46,3 +48,16 @@ func checkOutputDir(c *cobra.Command, flag string, check func(dir string) error)
 
 // reportDir is the check of a directory that a report is written into.
 func reportDir(dir string) error { return output.CheckDir(dir, nil) }
+
+// fileList names the files of a report for the line that says what was
+// written: "a, b and c".
+func fileList(files []output.File) string {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}

@@ -15,7 +15,10 @@ import (
 
 	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/internal/output"
+	"github.com/spac-gpu/spac/internal/precision"
+	"github.com/spac-gpu/spac/internal/progress"
 	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/pipeline"
 	"github.com/spac-gpu/spac/schedule"
 	"github.com/spac-gpu/spac/spac"
 )
@@ -33,7 +36,7 @@ type spmvFlags struct {
 	cpuIters   int
 	useGPU     bool
 	device     int
-	format     string
+	format     outputFormat
 	report     string
 	merge      []string
 	title      string
@@ -77,7 +80,8 @@ expanded: the product needs every entry) or gen:PRESET / gen:KIND:k=v,...
 for a generated matrix ('spac gen --list'), optionally gen:PRESET@SCALE.
 
 --report DIR writes DIR/report.md (summary against the goals, every row),
-DIR/speedup.svg and DIR/results.csv; --merge adds rows of earlier
+DIR/speedup.svg and DIR/speedup.png (the best SPAC kernel's speedup over
+cuSPARSE's best CSR, by input and precision) and DIR/results.csv; --merge adds rows of earlier
 --format csv output (or results.csv files), and with no IN only renders.`,
 		Example: `  spac spmv bcsstk13.mtx.gz                                   # CPU only
   spac spmv gen:cant --gpu --block-size 256,512,1024 --precision fp32,fp64
@@ -88,17 +92,19 @@ DIR/speedup.svg and DIR/results.csv; --merge adds rows of earlier
 	f.in.register(c)
 	f.pf.registerPerBlock(c)
 	fl := c.Flags()
-	fl.StringVar(&f.kernels, "methods", "all", "kernels to run, comma-separated: all or "+kernelNames())
-	fl.StringVar(&f.schedules, "schedules", "spac", "partitioning methods whose schedules the SPAC kernels run, comma-separated ("+strings.Join(spac.MethodNames(), ",")+")")
-	fl.StringVarP(&f.blockSizes, "block-size", "b", "1024", "threads per block, comma-separated (multiples of 32, 32 to 1024): each gets its own SPAC schedule")
+	fl.StringVar(&f.kernels, "kernels", "all", "kernels to run, comma-separated: all or "+kernelNames())
+	fl.StringVarP(&f.schedules, "method", "m", "spac", "partitioning methods whose schedules the SPAC kernels run, comma-separated ("+strings.Join(spac.MethodNames(), ",")+")")
+	deprecatedAlias(c, "methods", "kernels")
+	deprecatedAlias(c, "schedules", "method")
+	fl.StringVarP(&f.blockSizes, "block-size", "b", "1024", "tasks per block (one per thread; the -x4 kernels run four per thread), comma-separated (multiples of 32, 32 to 1024): each gets its own SPAC schedule")
 	fl.StringVar(&f.precisions, "precision", "fp64", "fp32, fp64, or both (fp32,fp64)")
 	fl.IntVar(&f.iters, "iters", 50, "timed repetitions per kernel (the median is reported)")
 	fl.IntVar(&f.warmup, "warmup", 5, "untimed runs before timing")
 	fl.IntVar(&f.cpuIters, "cpu-iters", 3, "timed repetitions of the CPU rows (reference and schedule executor)")
 	fl.BoolVar(&f.useGPU, "gpu", false, "run the GPU kernels (needs a binary built with 'make gpu' and an NVIDIA GPU)")
 	fl.IntVar(&f.device, "device", 0, "GPU ordinal")
-	fl.StringVarP(&f.format, "format", "f", "table", "output: table, csv or json")
-	fl.StringVar(&f.report, "report", "", "write report.md, speedup.svg and results.csv into this directory")
+	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
+	fl.StringVar(&f.report, "report", "", "write report.md, speedup.svg, speedup.png and results.csv into this directory")
 	fl.StringArrayVar(&f.merge, "merge", nil, "add the rows of this CSV file (from --format csv or results.csv) to the report; repeatable")
 	fl.StringVar(&f.title, "title", "", "title of the report")
 	fl.StringVar(&f.budget, "smem-budget", "48KiB", "shared memory a block of a schedule may use, 1KiB to 48KiB (the kernels do not opt into more)")
@@ -119,7 +125,6 @@ func kernelNames() string {
 // spmvSetup is the parsed command line.
 type spmvSetup struct {
 	kernels    []spmv.Kernel
-	methods    []spac.Method
 	names      []string
 	blockSizes []int
 	precisions []spmv.Precision
@@ -130,18 +135,16 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 	var st spmvSetup
 	var err error
 	if st.kernels, err = spmv.ParseKernels(f.kernels); err != nil {
-		return nil, usagef("--methods: %v", err)
+		return nil, usagef("--kernels: %v", err)
 	}
 	for _, name := range strings.Split(f.schedules, ",") {
 		name = strings.TrimSpace(name)
 		if name == "" {
 			continue
 		}
-		m, err := spac.Lookup(name)
-		if err != nil {
-			return nil, usagef("--schedules: %v", err)
+		if _, err := spac.Lookup(name); err != nil {
+			return nil, usagef("--method: %v", err)
 		}
-		st.methods = append(st.methods, m)
 		st.names = append(st.names, name)
 	}
 	for _, s := range strings.Split(f.blockSizes, ",") {
@@ -154,16 +157,8 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 		}
 		st.blockSizes = append(st.blockSizes, b)
 	}
-	ps := f.precisions
-	if ps == "both" || ps == "all" {
-		ps = "fp32,fp64"
-	}
-	for _, s := range strings.Split(ps, ",") {
-		p, err := spmv.ParsePrecision(s)
-		if err != nil {
-			return nil, usagef("--precision: %v", err)
-		}
-		st.precisions = append(st.precisions, p)
+	if st.precisions, err = precision.ParseList(f.precisions); err != nil {
+		return nil, usagef("--precision: %v", err)
 	}
 	if err := firstErr(
 		intIn("iters", f.iters, 1, maxCount, "timed repetitions"),
@@ -173,9 +168,6 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 		floatIn("gen-scale", f.genScale, 0, math.Inf(1), true, "a factor on a preset's rows"),
 	); err != nil {
 		return nil, err
-	}
-	if f.format != "table" && f.format != "csv" && f.format != "json" {
-		return nil, usagef("--format %q: want table, csv or json", f.format)
 	}
 	if f.in.asStored {
 		return nil, usagef("spmv multiplies the whole matrix: --as-stored does not apply")
@@ -213,14 +205,14 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 	if err := checkOutputDir(c, "report", reportDir); err != nil {
 		return err
 	}
-	progress := progressTo(f.in.quiet)
+	prog := f.in.progress()
 	var results []*spmv.Result
 	var gpuErr error
 	w := c.OutOrStdout()
 	// Tables and CSV rows go out input by input, so a long run shows (and
 	// keeps) what it has measured; JSON is one array at the end.
 	for i, path := range args {
-		res, err := spmvOne(c.Context(), path, f, st, progress)
+		res, err := spmvOne(c, path, f, st, prog)
 		if err != nil {
 			return err
 		}
@@ -229,9 +221,9 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 			gpuErr = res.GPUErr
 		}
 		switch f.format {
-		case "csv":
+		case formatCSV:
 			err = spmv.WriteCSV(w, []*spmv.Result{res}, i == 0)
-		case "table":
+		case formatTable:
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
@@ -241,7 +233,7 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 			return err
 		}
 	}
-	if f.format == "json" && len(results) > 0 {
+	if f.format == formatJSON && len(results) > 0 {
 		if err := spmv.WriteJSON(w, results); err != nil {
 			return err
 		}
@@ -267,74 +259,35 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 }
 
 // spmvOne loads one input, builds its schedules on demand and measures it.
-func spmvOne(ctx context.Context, path string, f *spmvFlags, st *spmvSetup, progress io.Writer) (*spmv.Result, error) {
+func spmvOne(c *cobra.Command, path string, f *spmvFlags, st *spmvSetup, prog *progress.Reporter) (*spmv.Result, error) {
+	ctx := c.Context()
 	start := time.Now()
-	m, used, err := loadSpMVMatrix(path, &f.in, f.pf.seed, f.genScale)
+	in, err := f.in.readSpMV(ctx, path, f.pf.seed, f.genScale)
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(progress, "%s: %d x %d, %d entries to multiply (read in %.1f s)\n", m.Name, m.NRows, m.NCols, used.NNZ(), time.Since(start).Seconds())
-
-	var data *input // the locality graph, built the first time a partition is needed
-	cache := f.cache.open(progress)
+	m, used := in.Matrix, in.Used
+	prog.Printf("%s: %d x %d, %d entries to multiply (read in %.1f s)", m.Name, m.NRows, m.NCols, used.NNZ(), time.Since(start).Seconds())
+	cache := f.cache.open(c.ErrOrStderr())
 	schedFn := func(ctx context.Context, method string, b int) (*schedule.Schedule, error) {
-		sopts := st.sopts
-		sopts.BlockSize = b
-		pf := f.pf
-		pf.blockSize = b
-		sopts.Params = scheduleParams(method, &f.in, &pf, matrices.ModelSpMV)
-		if s, ok := cache.Load(used, sopts); ok {
-			fmt.Fprintf(progress, "  schedule %s, B=%d from the cache\n", method, b)
-			return s, nil
-		}
-		if data == nil {
-			var err error
-			if data, err = localityInput(m, used, matrices.ModelSpMV); err != nil {
-				return nil, err
-			}
-		}
-		s, met, err := buildSchedule(ctx, method, data, &pf, sopts, progress)
+		pc, err := f.pf.config(method)
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(progress, "  schedule %s, B=%d: %d blocks, %d vertex copies, partitioned in %.1f s\n", method, b, s.NumBlocks(), met.Copies, met.Time.Seconds())
-		storeSchedule(cache, s, progress)
-		return s, nil
+		sopts := st.sopts
+		sopts.BlockSize = b
+		s, _, err := pipeline.Schedule(ctx, in, pc, sopts, cache, prog)
+		return s, err
 	}
 	cfg := spmv.SpMVConfig{
 		Input: inputLabel(path, m), Matrix: used, Precisions: st.precisions, BlockSizes: st.blockSizes,
 		Kernels: st.kernels, Methods: st.names, Schedule: schedFn, GPU: f.useGPU, Device: f.device,
-		Warmup: f.warmup, Iters: f.iters, CPUIters: f.cpuIters, Seed: f.pf.seed, Progress: progress,
+		Warmup: f.warmup, Iters: f.iters, CPUIters: f.cpuIters, Seed: f.pf.seed, Progress: prog.Writer(),
 	}
 	return spmv.RunSpMV(ctx, cfg)
 }
 
-// loadSpMVMatrix reads a file or generates gen:SPEC[@SCALE]: the matrix,
-// and the entries to multiply (expanded: --as-stored is refused).
-func loadSpMVMatrix(path string, in *inputFlags, seed int64, genScale float64) (m, used *matrices.COO, err error) {
-	if spec, ok := strings.CutPrefix(path, "gen:"); ok {
-		scale := genScale
-		if name, s, ok := strings.Cut(spec, "@"); ok {
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil || v <= 0 {
-				return nil, nil, usagef("%s: the scale after @ must be a positive number", path)
-			}
-			spec, scale = name, v
-		}
-		m, err := generate(spec, scale, seed)
-		if err != nil {
-			return nil, nil, err
-		}
-		m.Name = "gen:" + spec
-		if scale != 1 {
-			m.Name += "@" + strconv.FormatFloat(scale, 'g', -1, 64)
-		}
-		return m, m.Expanded(), nil
-	}
-	return in.read(path)
-}
-
-// inputLabel names an input of loadSpMVMatrix in tables: a generated
+// inputLabel names an input of readSpMV in tables: a generated
 // matrix by its name, a file by its base name without .gz.
 func inputLabel(path string, m *matrices.COO) string {
 	if strings.HasPrefix(path, "gen:") {
@@ -359,10 +312,10 @@ func dedupeRows(rows []spmv.Row) []spmv.Row {
 	return out
 }
 
-// writeSpMVReport writes report.md, speedup.svg and results.csv into the
-// report directory (output.WriteFiles: all three complete before any is
-// put in place; other files there stay): this run's rows and those of
-// --merge.
+// writeSpMVReport writes report.md, speedup.svg, speedup.png and
+// results.csv into the report directory (output.WriteFiles: all complete
+// before any is put in place; other files there stay): this run's rows and
+// those of --merge.
 func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*spmv.Result, warn io.Writer) error {
 	var rows []spmv.Row
 	for _, path := range f.merge {
@@ -377,7 +330,7 @@ func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*spmv.Result, 
 		}
 		rows = append(rows, more...)
 	}
-	meta := spmv.ReportMeta{Title: f.title, Plot: "speedup.svg"}
+	meta := spmv.ReportMeta{Title: f.title, Plot: "speedup"}
 	for _, res := range results {
 		rows = append(rows, res.Rows...)
 	}
@@ -397,13 +350,16 @@ func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*spmv.Result, 
 		}
 	}
 	merged := []*spmv.Result{{Rows: rows}}
-	if err := output.WriteFiles(ctx, f.report, []output.File{
-		{Name: "results.csv", Fill: func(w io.Writer) error { return spmv.WriteCSV(w, merged, true) }},
-		{Name: "speedup.svg", Fill: func(w io.Writer) error { return spmv.WriteSpeedupSVG(w, rows) }},
-		{Name: "report.md", Fill: func(w io.Writer) error { return spmv.WriteReport(w, rows, meta) }},
-	}); err != nil {
+	fig, err := spmv.SpeedupFigure(rows)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(warn, "wrote %s/report.md, speedup.svg and results.csv (%d rows)\n", strings.TrimSuffix(f.report, "/"), len(rows))
+	files := []output.File{{Name: "results.csv", Fill: func(w io.Writer) error { return spmv.WriteCSV(w, merged, true) }}}
+	files = append(files, fig.Files(meta.Plot)...)
+	files = append(files, output.File{Name: "report.md", Fill: func(w io.Writer) error { return spmv.WriteReport(w, rows, meta) }})
+	if err := output.WriteFiles(ctx, f.report, files); err != nil {
+		return err
+	}
+	fmt.Fprintf(warn, "wrote %s/%s (%d rows)\n", strings.TrimSuffix(f.report, "/"), fileList(files), len(rows))
 	return nil
 }

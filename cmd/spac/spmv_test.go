@@ -8,6 +8,7 @@ import (
 
 	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/internal/plots/plotstest"
 )
 
 func TestSpMVCommandCPU(t *testing.T) {
@@ -73,23 +74,52 @@ func TestSpMVCommandFormatsAndReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	report := filepath.Join(dir, "report")
-	if _, errOut, code, _ := executeStreams(t, "spmv", "--merge", csvPath, "--report", report, "--title", "Test report"); code != 0 {
+	_, errOut, code, _ = executeStreams(t, "spmv", "--merge", csvPath, "--report", report, "--title", "Test report")
+	if code != 0 {
 		t.Fatalf("render: exit %d: %s", code, errOut)
 	}
-	for _, f := range []string{"report.md", "speedup.svg", "results.csv"} {
-		b, err := os.ReadFile(filepath.Join(report, f))
-		if err != nil || len(b) == 0 {
-			t.Errorf("%s: %v", f, err)
-		}
-	}
+	checkReportFiles(t, report, errOut, "report.md", "speedup.svg", "speedup.png", "results.csv")
+	// CPU rows only: no speedups, but the axes and the goals.
+	checkReportPlot(t, report, "speedup", "speedup", "goal 1.00x: circuit, power-law", "goal 0.95x: mesh")
 	md, _ := os.ReadFile(filepath.Join(report, "report.md"))
-	if !strings.Contains(string(md), "# Test report") || !strings.Contains(string(md), "a.mtx") {
-		t.Errorf("report:\n%s", md)
+	for _, want := range []string{"# Test report", "a.mtx", "](speedup.svg)", "](speedup.png)"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
 	}
 	out, _, code, _ = executeStreams(t, "spmv", writeFile(t, "a.mtx", small), "-b", "32", "--format", "json", "--quiet")
 	if code != 0 || !strings.HasPrefix(strings.TrimSpace(out), "[") {
 		t.Errorf("json: exit %d: %s", code, out)
 	}
+}
+
+// checkReportFiles checks that a report directory holds the files, none
+// empty, and that the line saying what was written (in log) names each.
+func checkReportFiles(t *testing.T, dir, log string, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || len(b) == 0 {
+			t.Errorf("%s: %d bytes, %v", name, len(b), err)
+		}
+		if !strings.Contains(log, name) {
+			t.Errorf("the report's log line does not name %s: %s", name, log)
+		}
+	}
+}
+
+// checkReportPlot checks NAME.svg and NAME.png in dir (plotstest.Check):
+// XML with the wanted texts, a PNG of the SVG's size.
+func checkReportPlot(t *testing.T, dir, name string, want ...string) {
+	t.Helper()
+	svg, err := os.ReadFile(filepath.Join(dir, name+".svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	png, err := os.ReadFile(filepath.Join(dir, name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plotstest.Check(t, svg, png, want...)
 }
 
 func TestSpMVCommandUsage(t *testing.T) {

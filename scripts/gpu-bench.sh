@@ -120,7 +120,7 @@ gpu_run() { # input blocks methods tag
     fi
     limit=$((left + ${GRACE:-90}))
   fi
-  timeout "$limit" "$spac" spmv "$input" --gpu -b "$b" --precision "$precisions" --methods "$methods" --iters "$iters" \
+  timeout "$limit" "$spac" spmv "$input" --gpu -b "$b" --precision "$precisions" --kernels "$methods" --iters "$iters" \
     --cpu-iters 1 --format csv >"$out/csv/$n$tag.csv" 2>"$out/csv/$n$tag.err"
   rc=$?
   [ $rc -ne 0 ] && status=1
@@ -225,7 +225,7 @@ if [ $ncu_ok = 1 ]; then
       timeout 240 ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" \
         --section WarpStateStats --section Occupancy -k 'regex:^(?!spmv_spin)' \
         --log-file "$out/ncu/$n.$tag.ncu.csv" \
-        "$spac" spmv "$input" --gpu -b "$nb" --precision fp64 --methods "$methods" --iters 1 --warmup 0 --cpu-iters 1 \
+        "$spac" spmv "$input" --gpu -b "$nb" --precision fp64 --kernels "$methods" --iters 1 --warmup 0 --cpu-iters 1 \
         --quiet --format csv >"$out/ncu/$n.$tag.csv" 2>"$out/ncu/$n.$tag.err"
       echo "gpu-bench: $(stamp) ncu $input $methods: exit $? in $((SECONDS - t0)) s" | tee -a "$log" >&2
     done

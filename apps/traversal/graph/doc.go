@@ -1,0 +1,68 @@
+// Package graph is the graph that BFS and SSSP run on, on the CPU and the
+// GPU: a compressed sparse row (CSR) adjacency with int64 edge offsets and
+// int32 vertex ids, optionally its transpose (CSC, for pulling), optional
+// non-negative float32 arc weights, and the per-vertex counts of input
+// edges that Graph500's TEPS needs. Every array is a flat slice that copies
+// to the device as it is; nothing on a hot path is a map or a pointer.
+//
+// # Layout
+//
+// Vertex v's out-arcs are Adj[Offsets[v]:Offsets[v+1]], sorted by target
+// (then by weight), with their weights at the same positions of Weight. An
+// undirected graph stores every edge {u,v}, u != v, as the two arcs u->v
+// and v->u; a self-loop is one arc. Offsets are int64 because a Graph500
+// Kronecker graph of scale 26 has 2^31 arcs; vertex ids are int32 (at most
+// 2^31-1 vertices). A directed graph built with Options.Transpose also has
+// InOffsets/InAdj/InWeight, the in-arcs of every vertex; for an undirected
+// graph these are the same slices as the out-arcs.
+//
+// # Inputs and directedness
+//
+// [Build] takes [Edges], a list of input edges; [FromCOO] turns whatever
+// package matrices reads into one, and [Load] reads a file. A general
+// Matrix Market matrix is a directed graph (A[i,j] is the arc i->j); a
+// symmetric, skew-symmetric or hermitian one is undirected, each stored
+// entry one input edge (both triangles are expanded into arcs); METIS
+// graphs are undirected; edge lists are undirected unless read with
+// matrices.EdgeListOptions.Directed. Options.Undirected makes any input
+// undirected.
+//
+// # Input edges and TEPS
+//
+// Graph500 counts TEPS as the input edges of the root's component over the
+// time: each undirected input edge once, duplicates and self-loops
+// included, whatever the CSR keeps of them. InputCount[v] is the number of
+// input edges whose first end (source) is v, counted before Options.Dedupe
+// and Options.DropSelfLoops remove arcs; [Graph.ReachedInputEdges] sums it
+// over the vertices a traversal reached, which is the Graph500 count on an
+// undirected graph (a component holds both ends of its edges) and, on a
+// directed graph, the input edges leaving reached vertices. The input edge
+// list itself is not kept.
+//
+// # Weights
+//
+// Weights are per input edge, so that both arcs of an undirected edge carry
+// the same weight by construction: from the file's values (non-negative,
+// finite, rounded to float32), uniform integers 1..W, or uniform floats
+// j/2^24, j = 1..2^24, in (0,1]. Generated weights are a pure function of
+// (seed, input edge index), not of the order of arcs, the relabelling or
+// the number of workers. Weight is float32, what a GPU kernel reads;
+// Graph.Integer says every weight is an integer of at most 2^24, exact in
+// float32, and [Graph.IntWeights] gives them as int32 (the integer form the
+// exact Dijkstra comparison uses). Repeated edges keep their own weights
+// unless Options.Dedupe keeps the lightest of each pair.
+//
+// # Complexity, memory, determinism
+//
+// Build is a parallel counting sort by source (atomic degree counts and
+// cursors) followed by a sort of each adjacency list, O(m + n + sum of
+// d log d) time for m input edges and n vertices. The graph holds 8 bytes
+// per vertex of offsets and 8 of InputCount, and 4 bytes per arc of Adj
+// plus 4 of Weight when weighted; an undirected graph has about 2 arcs per
+// input edge, so 8 bytes per input edge unweighted, 16 weighted; a
+// directed graph's transpose doubles its arc arrays. While building, the
+// input edges (8 bytes each, 12 with weights) and a degree array of 8
+// bytes per vertex are held as well. Relabelling costs 4 bytes per vertex
+// in each direction (NewID, OldID). The result is the same for a given
+// input, Options and seed, whatever GOMAXPROCS.
+package graph

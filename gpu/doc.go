@@ -56,8 +56,8 @@
 // a user needs no nvcc. compute_80 keeps the PTX loadable on Ampere, and the
 // driver's compiler still generates sm_90 code on an H100; the PTX's ISA
 // version is nvcc's, so a driver older than the nvcc that made it cannot
-// load it. SPAC_PTX_DIR names a folder whose <module>.ptx files are loaded
-// instead (for trying a kernel change without rebuilding).
+// load it. SetPTXDir (the spac command: $SPAC_PTX_DIR) names a folder whose
+// <module>.ptx files are loaded instead (for trying a kernel change without rebuilding).
 //
 // # Devices, threads and streams
 //

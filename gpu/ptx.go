@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 )
 
 // PTXModule is one module of kernels: PTX that nvcc made from a .cu file
@@ -17,23 +18,33 @@ import (
 // entry points the module must have. Packages with kernels of their own
 // (apps/spmv, apps/cg, apps/cfd) load theirs with Device.LoadModule.
 type PTXModule struct {
-	Name    string // short name: errors, and the override file SPAC_PTX_DIR/<Name>.ptx
+	Name    string // short name: errors, and the override file <PTX dir>/<Name>.ptx
 	PTX     string // the embedded PTX
 	Entries []string
 }
 
+// ptxDir is the folder of PTX files that replace the embedded ones ("":
+// none); see SetPTXDir.
+var ptxDir atomic.Pointer[string]
+
+// SetPTXDir makes every module loaded from now on, in the whole process,
+// come from dir/<Name>.ptx where that file exists, for trying a kernel
+// change without rebuilding; "" restores the embedded copies. The spac
+// command sets it from $SPAC_PTX_DIR.
+func SetPTXDir(dir string) { ptxDir.Store(&dir) }
+
 // Source returns the PTX to load and where it came from: the file
-// SPAC_PTX_DIR/<Name>.ptx where that variable is set and the file exists
-// (for trying a kernel change without rebuilding), else the embedded copy.
+// <dir>/<Name>.ptx where SetPTXDir named a folder and the file exists,
+// else the embedded copy.
 func (m PTXModule) Source() (ptx, source string, err error) {
-	if dir := os.Getenv("SPAC_PTX_DIR"); dir != "" {
-		path := filepath.Join(dir, m.Name+".ptx")
+	if dir := ptxDir.Load(); dir != nil && *dir != "" {
+		path := filepath.Join(*dir, m.Name+".ptx")
 		b, err := os.ReadFile(path)
 		if err == nil {
 			return string(b), path, nil
 		}
 		if !errors.Is(err, os.ErrNotExist) {
-			return "", "", fmt.Errorf("SPAC_PTX_DIR: %w", err)
+			return "", "", fmt.Errorf("PTX override: %w", err)
 		}
 	}
 	if !strings.Contains(m.PTX, ".entry") {

@@ -19,9 +19,10 @@ func TestPTXMatchesSource(t *testing.T) {
 
 func TestPTXSourceOverride(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv("SPAC_PTX_DIR", dir)
+	SetPTXDir(dir)
+	defer SetPTXDir("")
 	if _, src, err := runtimeModule.Source(); err != nil || src != "embedded" {
-		t.Errorf("Source() without a file in SPAC_PTX_DIR = %s, %v; want the embedded copy", src, err)
+		t.Errorf("Source() without a file in the PTX dir = %s, %v; want the embedded copy", src, err)
 	}
 	path := filepath.Join(dir, "runtime.ptx")
 	if err := os.WriteFile(path, []byte("// test\n"), 0o644); err != nil {
@@ -31,7 +32,7 @@ func TestPTXSourceOverride(t *testing.T) {
 		t.Errorf("Source() = %q from %s, %v; want the file", ptx, src, err)
 	}
 	empty := PTXModule{Name: "none", PTX: "// nothing"}
-	t.Setenv("SPAC_PTX_DIR", "")
+	SetPTXDir("")
 	if _, _, err := empty.Source(); err == nil || !strings.Contains(err.Error(), "make ptx") {
 		t.Errorf("Source() of a module without kernels: %v", err)
 	}

@@ -229,16 +229,16 @@ func TestLongLineLinear(t *testing.T) {
 // lines, and its repeated edges are counted and reported.
 func TestReadStdinEdgeList(t *testing.T) {
 	ioStdin(t, []byte("# a SNAP graph\n0\t1\n1\t0\n1\t2\n2\t0\n1\t2\n"))
-	var progress bytes.Buffer
-	m, err := Open("-", ReadOptions{Progress: &progress})
+	var notice bytes.Buffer
+	m, err := Open("-", ReadOptions{Notice: &notice})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Format != FormatEdgeList || m.NNZ() != 3 || m.Duplicates != 2 {
 		t.Fatalf("got %v with %d entries, %d duplicates", m.Format, m.NNZ(), m.Duplicates)
 	}
-	if !strings.Contains(progress.String(), "stdin: 2 repeated edges merged") {
-		t.Errorf("progress output %q", progress.String())
+	if !strings.Contains(notice.String(), "stdin: 2 repeated edges merged") {
+		t.Errorf("notice %q", notice.String())
 	}
 }
 
@@ -258,16 +258,19 @@ func TestMatrixMarketDuplicates(t *testing.T) {
 		if err := os.WriteFile(p, []byte(in), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var progress bytes.Buffer
-		m, err := Open(p, ReadOptions{Progress: &progress})
+		var progress, notices bytes.Buffer
+		m, err := Open(p, ReadOptions{Progress: &progress, Notice: &notices})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if progress.Len() != 0 {
+			t.Errorf("%q: the notice went to the progress writer: %q", tt.in, progress.String())
 		}
 		if m.NNZ() != 4 || m.Duplicates != tt.dups || m.Expanded().Duplicates != tt.dups {
 			t.Fatalf("%q: %d entries, %d duplicates, want 4 and %d", tt.in, m.NNZ(), m.Duplicates, tt.dups)
 		}
 		notice := p + ": 2 duplicate entries kept; they add up (the Matrix Market convention)\n"
-		if got := progress.String(); (tt.dups > 0) != (got == notice) {
+		if got := notices.String(); (tt.dups > 0) != (got == notice) {
 			t.Errorf("%q: notice %q", tt.in, got)
 		}
 	}

@@ -59,9 +59,12 @@ type ReadOptions struct {
 	EdgeList EdgeListOptions // for edge lists only
 	// Progress, when not nil, receives a progress bar of the bytes read
 	// from the file (compressed bytes for a gzip file) for inputs above
-	// 64 MiB and for inputs of unknown size (stdin, pipes), and a one-line
-	// notice when the input repeats entries (see COO.Duplicates).
+	// 64 MiB and for inputs of unknown size (stdin, pipes).
 	Progress io.Writer
+	// Notice, when not nil, receives a one-line notice when the input
+	// repeats entries (see COO.Duplicates): what the reader did with them
+	// changes the matrix, so it is not progress and belongs in logs too.
+	Notice io.Writer
 	// MaxDimension raises the largest number of rows, columns or vertices
 	// a Matrix Market file or an edge list may have; by default it is 64
 	// per entry + 2^20, since the arrays kept per row, column and vertex
@@ -111,11 +114,11 @@ func Open(path string, opt ReadOptions) (*COO, error) {
 	if bar != nil {
 		bar.Finish() // before the notice, which would land on the bar's line
 	}
-	if err == nil && m.Duplicates > 0 && opt.Progress != nil {
+	if err == nil && m.Duplicates > 0 && opt.Notice != nil {
 		if m.Format == FormatEdgeList {
-			fmt.Fprintf(opt.Progress, "%s: %s merged (each pair kept once with its first weight; an undirected edge listed both ways is one pair)\n", name, plural(int64(m.Duplicates), "repeated edge", "repeated edges"))
+			fmt.Fprintf(opt.Notice, "%s: %s merged (each pair kept once with its first weight; an undirected edge listed both ways is one pair)\n", name, plural(int64(m.Duplicates), "repeated edge", "repeated edges"))
 		} else {
-			fmt.Fprintf(opt.Progress, "%s: %s kept; they add up (the Matrix Market convention)\n", name, plural(int64(m.Duplicates), "duplicate entry", "duplicate entries"))
+			fmt.Fprintf(opt.Notice, "%s: %s kept; they add up (the Matrix Market convention)\n", name, plural(int64(m.Duplicates), "duplicate entry", "duplicate entries"))
 		}
 	}
 	return m, err
@@ -124,7 +127,7 @@ func Open(path string, opt ReadOptions) (*COO, error) {
 // Read reads a matrix or graph from r like Open reads a file: gzip is
 // detected by its magic bytes and the format as Open does, with name
 // standing for the file name (its extension counts) and labelling errors.
-// opt.Progress is ignored (no progress bar, no notice).
+// opt.Progress and opt.Notice are ignored (no progress bar, no notice).
 func Read(r io.Reader, name string, opt ReadOptions) (*COO, error) {
 	return read(r, name, sizeHint(r), opt)
 }

@@ -38,6 +38,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,6 +67,10 @@ type ReadConfig struct {
 	GenScale float64
 	GenSeed  int64
 	Progress *progress.Reporter
+	// Notice receives what the reader did to the input that changes it
+	// (duplicate entries summed or merged); nil: nothing is said. Unlike
+	// progress it is not for terminals only: spac sends it to stderr.
+	Notice io.Writer
 }
 
 // Input is a matrix as read, the entries used, and its locality graph once
@@ -121,6 +126,7 @@ func Read(ctx context.Context, path string, cfg ReadConfig) (*Input, error) {
 	}
 	opt := cfg.Read
 	opt.Progress = cfg.Progress.Writer()
+	opt.Notice = cfg.Notice
 	m, err := matrices.Open(path, opt)
 	if err != nil {
 		return nil, err

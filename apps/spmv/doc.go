@@ -18,7 +18,7 @@
 // The kernels are CUDA C in kernels/spmv.cu. Their PTX, made by nvcc for
 // the virtual architecture compute_80 (make ptx), is embedded in the binary
 // and compiled for the device by the driver when the module loads (see
-// package gpu); SPAC_PTX_DIR/spmv.ptx replaces it for trying a change
+// package gpu); SPAC_PTX_DIR/spmv.ptx (gpu.SetPTXDir) replaces it for trying a change
 // without rebuilding.
 //
 //   - csr-scalar: one thread per row of the CSR matrix.

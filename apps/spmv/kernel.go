@@ -21,9 +21,6 @@ const (
 	FP64 = precision.FP64
 )
 
-// ParsePrecision is precision.Parse.
-func ParsePrecision(s string) (Precision, error) { return precision.Parse(s) }
-
 // Kernel names an SpMV implementation.
 type Kernel string
 

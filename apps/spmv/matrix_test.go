@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/internal/precision"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
 )
@@ -211,11 +212,11 @@ func TestParse(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]Precision{"fp32": FP32, "double": FP64, "F64": FP64} {
-		if p, err := ParsePrecision(in); err != nil || p != want {
-			t.Errorf("ParsePrecision(%q) = %v, %v", in, p, err)
+		if p, err := precision.Parse(in); err != nil || p != want {
+			t.Errorf("precision.Parse(%q) = %v, %v", in, p, err)
 		}
 	}
-	if _, err := ParsePrecision("fp16"); err == nil {
+	if _, err := precision.Parse("fp16"); err == nil {
 		t.Error("fp16 accepted")
 	}
 	for b, ok := range map[int]bool{32: true, 128: true, 1024: true, 0: false, 48: false, 2048: false} {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/gpu/cusparse"
+	"github.com/spac-gpu/spac/internal/precision"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
 )
@@ -313,7 +314,7 @@ func (res *Result) predictDefault(s *schedule.Schedule) {
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		if r.Kernel == string(COOAtomic) && r.BlockSize == s.BlockSize {
-			p, _ := ParsePrecision(r.Precision)
+			p, _ := precision.Parse(r.Precision)
 			r.PredBytes = predictedBytes(s, COOAtomic, p)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/internal/plots"
 	"github.com/spac-gpu/spac/internal/plots/plotstest"
+	"github.com/spac-gpu/spac/internal/precision"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
 	"github.com/spac-gpu/spac/spac"
@@ -81,7 +82,7 @@ func TestRunSpMVOnTheCPU(t *testing.T) {
 }
 
 func mustPrec(t *testing.T, s string) Precision {
-	p, err := ParsePrecision(s)
+	p, err := precision.Parse(s)
 	if err != nil {
 		t.Fatal(err)
 	}

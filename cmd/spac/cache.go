@@ -15,16 +15,18 @@ type environment struct {
 	cacheDir     string // $SPAC_CACHE_DIR: the schedule cache's directory
 	cacheMaxSize string // $SPAC_CACHE_MAX_SIZE: its bound
 	hugePages    bool   // $SPAC_HUGEPAGES: not "off" (transform.SetHugePages)
+	ptxDir       string // $SPAC_PTX_DIR: PTX files that replace the embedded kernels (gpu.SetPTXDir)
 }
 
 const (
 	cacheDirEnv     = "SPAC_CACHE_DIR"
 	cacheMaxSizeEnv = "SPAC_CACHE_MAX_SIZE"
 	hugePagesEnv    = "SPAC_HUGEPAGES"
+	ptxDirEnv       = "SPAC_PTX_DIR"
 )
 
 func readEnvironment(getenv func(string) string) environment {
-	return environment{cacheDir: getenv(cacheDirEnv), cacheMaxSize: getenv(cacheMaxSizeEnv), hugePages: getenv(hugePagesEnv) != "off"}
+	return environment{cacheDir: getenv(cacheDirEnv), cacheMaxSize: getenv(cacheMaxSizeEnv), hugePages: getenv(hugePagesEnv) != "off", ptxDir: getenv(ptxDirEnv)}
 }
 
 // cacheFlags are the schedule cache's flags, for the commands that build

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -70,6 +71,7 @@ func (f *inputFlags) config() (pipeline.ReadConfig, error) {
 	}
 	cfg.AsStored = f.asStored
 	cfg.Progress = f.progress()
+	cfg.Notice = os.Stderr
 	return cfg, nil
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/transform"
 )
 
@@ -32,6 +33,7 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 func newRoot() *cobra.Command {
 	env := readEnvironment(os.Getenv)
 	transform.SetHugePages(env.hugePages)
+	gpu.SetPTXDir(env.ptxDir)
 	root := &cobra.Command{
 		Use:   "spac",
 		Short: "Balanced edge partitions and locality schedules for irregular GPU programs",

@@ -65,15 +65,16 @@ GPU kernel's exact semantics); the table says why no GPU ran. With --gpu in
 a binary without CUDA support the command says how to build one and exits
 with status 1 after the table.
 
-GPU kernels (--methods): csr-scalar (a thread per row), csr-vector (a warp
+GPU kernels (--kernels): csr-scalar (a thread per row), csr-vector (a warp
 per row), coo-atomic (a thread per nonzero, atomics), spac-smem (the SPAC
 schedule, x and y in shared memory), spac-ldg (x through the read-only
 cache, y in shared memory), cusparse-csr (default algorithm),
 cusparse-csr-alg2, cusparse-coo. Timings are CUDA events after --warmup
 untimed runs, median of --iters.
 
-Schedules (--schedules) are partitioned as 'spac schedule' does, one per
-method and block size, and cached the same way ($SPAC_CACHE_DIR).
+Schedules (--method: one or more partitioning methods) are partitioned as
+'spac schedule' does, one per method and block size, and cached the same
+way ($SPAC_CACHE_DIR).
 
 An input is a file (any format 'spac partition' reads; symmetric storage is
 expanded: the product needs every entry) or gen:PRESET / gen:KIND:k=v,...
@@ -85,7 +86,7 @@ cuSPARSE's best CSR, by input and precision) and DIR/results.csv; --merge adds r
 --format csv output (or results.csv files), and with no IN only renders.`,
 		Example: `  spac spmv bcsstk13.mtx.gz                                   # CPU only
   spac spmv gen:cant --gpu --block-size 256,512,1024 --precision fp32,fp64
-  spac spmv web.mtx --gpu --methods spac-smem,spac-ldg,cusparse-csr --format csv
+  spac spmv web.mtx --gpu --kernels spac-smem,spac-ldg,cusparse-csr --format csv
   spac spmv --merge a.csv --merge b.csv --report out/        # render a report`,
 		RunE: func(c *cobra.Command, args []string) error { return runSpMVCmd(c, args, &f) },
 	}

@@ -112,17 +112,11 @@ func (k Kronecker) Generate() (*graph.Edges, error) {
 				} else {
 					x >>= 32
 				}
+				// Quadrant without branches (they would mispredict half the
+				// time): u's bit is r >= tb; v's is set in [ta,tb) and [tc,1).
 				r := x & (1<<32 - 1)
-				switch {
-				case r < ta:
-				case r < tb:
-					v |= 1 << l
-				case r < tc:
-					u |= 1 << l
-				default:
-					u |= 1 << l
-					v |= 1 << l
-				}
+				u |= b2u(r >= tb) << l
+				v |= (b2u(r >= ta) ^ b2u(r >= tb) ^ b2u(r >= tc)) << l
 			}
 			src[e] = int32(p.apply(u))
 			dst[e] = int32(p.apply(v))
@@ -289,6 +283,13 @@ func (r Road) Generate() (*graph.Edges, error) {
 		})
 	}
 	return &graph.Edges{Name: r.String(), NumVertices: n, Src: src, Dst: dst}, nil
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func b2i(b bool) int {

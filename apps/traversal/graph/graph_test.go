@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -393,4 +394,44 @@ func ExampleBuild() {
 	// 2 [0 1 3] [8 9 5]
 	// 3 [2] [5]
 	// 8 arcs, 4 input edges
+}
+
+func TestLoad(t *testing.T) {
+	path := t.TempDir() + "/g.mtx"
+	if err := os.WriteFile(path, []byte("%%MatrixMarket matrix coordinate integer symmetric\n4 4 3\n2 1 3\n3 2 4\n4 4 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Load(path, matrices.ReadOptions{}, graph.Options{Weights: graph.Weights{Kind: graph.FileWeights}, DropSelfLoops: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Directed || g.NumArcs() != 4 || !g.Integer || g.InputEdges != 3 || g.DroppedSelfLoops != 1 {
+		t.Errorf("directed %t, %d arcs, integer %t, %d input edges, %d self-loops dropped", g.Directed, g.NumArcs(), g.Integer, g.InputEdges, g.DroppedSelfLoops)
+	}
+	if _, err := graph.Load(t.TempDir()+"/missing.mtx", matrices.ReadOptions{}, graph.Options{}); err == nil {
+		t.Error("a missing file: no error")
+	}
+}
+
+// BenchmarkBuild builds the undirected CSR of 2^22 random edges on 2^18
+// vertices; the metric is input edges per second.
+func BenchmarkBuild(b *testing.B) {
+	e := traversaltest.Random("random", 1<<18, 1<<22, false, 1)
+	for _, c := range []struct {
+		name string
+		opt  graph.Options
+	}{
+		{"plain", graph.Options{}},
+		{"weighted", graph.Options{Weights: graph.Weights{Kind: graph.UniformFloat}}},
+		{"dedupe-relabel", graph.Options{Dedupe: true, DropSelfLoops: true, Relabel: graph.RelabelDegree}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := graph.Build(e, c.opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(e.Src))*float64(b.N)/b.Elapsed().Seconds()/1e6, "Medges/s")
+		})
+	}
 }

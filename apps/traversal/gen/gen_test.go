@@ -191,3 +191,23 @@ func Example() {
 	// 1024 vertices, 16384 input edges, 32637 arcs
 	// 10000 vertices, 12471 input edges, 199 levels from a corner
 }
+
+func TestParse(t *testing.T) {
+	good := map[string]string{
+		"kronecker:scale=20":                               "kronecker(scale=20,ef=16,a=0.57,b=0.19,c=0.19,seed=5)",
+		"kron:scale=8,ef=4,a=0.45,b=0.15,c=0.15,seed=2":    "kronecker(scale=8,ef=4,a=0.45,b=0.15,c=0.15,seed=2)",
+		"road:side=100":                                    "road(100x100,extra=0.25,highways=0,shuffle=false,seed=5)",
+		"road:nx=30,ny=20,extra=0,highways=4,shuffle=true": "road(30x20,extra=0,highways=4,shuffle=true,seed=5)",
+	}
+	for spec, want := range good {
+		g, err := gen.Parse(spec, 5)
+		if err != nil || g.String() != want {
+			t.Errorf("Parse(%q) = %v, %v; want %s", spec, g, err, want)
+		}
+	}
+	for _, spec := range []string{"kronecker", "kronecker:scale=x", "kronecker:scale=10,zz=1", "road:nx=3", "road:side=3,shuffle=maybe", "ba:n=3", "kron:scale=10,seed=-1", "kron:scale=10,a"} {
+		if _, err := gen.Parse(spec, 1); err == nil {
+			t.Errorf("Parse(%q): no error", spec)
+		}
+	}
+}

@@ -42,6 +42,25 @@ type BFSResult struct {
 	Depth     []int32 // -1 unreached; Depth[root] = 0
 	Levels    int     // number of levels (the largest depth + 1)
 	Inspected int64   // arcs looked at
+	// Per level d: the vertices at depth d (the frontier a top-down step
+	// expands) and their out-arcs (what it inspects). The shape of a
+	// search, for per-level strategy choices and reports.
+	Frontier, FrontierArcs []int64
+}
+
+// levelStats fills Levels, Frontier and FrontierArcs from the depths.
+func (r *BFSResult) levelStats(g *graph.Graph) {
+	r.Levels = 0
+	for _, d := range r.Depth {
+		r.Levels = max(r.Levels, int(d)+1)
+	}
+	r.Frontier, r.FrontierArcs = make([]int64, r.Levels), make([]int64, r.Levels)
+	for v, d := range r.Depth {
+		if d >= 0 {
+			r.Frontier[d]++
+			r.FrontierArcs[d] += g.Degree(int32(v))
+		}
+	}
 }
 
 // SSSPResult is a shortest-path tree.
@@ -69,7 +88,7 @@ func checkWeighted(g *graph.Graph, root int32) error {
 }
 
 func newBFS(n int, root int32) *BFSResult {
-	r := &BFSResult{Parent: make([]int32, n), Depth: make([]int32, n), Levels: 1}
+	r := &BFSResult{Parent: make([]int32, n), Depth: make([]int32, n)}
 	for i := range r.Parent {
 		r.Parent[i], r.Depth[i] = -1, -1
 	}
@@ -97,7 +116,7 @@ func BFS(g *graph.Graph, root int32) (*BFSResult, error) {
 			}
 		}
 	}
-	r.Levels = int(r.Depth[queue[len(queue)-1]]) + 1
+	r.levelStats(g)
 	return r, nil
 }
 
@@ -137,11 +156,9 @@ func ParallelBFS(g *graph.Graph, root int32) (*BFSResult, error) {
 			inspected.Add(seen)
 		})
 		frontier = slices.Concat(next...)
-		if len(frontier) > 0 {
-			r.Levels = int(depth) + 1
-		}
 	}
 	r.Inspected = inspected.Load()
+	r.levelStats(g)
 	return r, nil
 }
 

@@ -3,6 +3,7 @@ package ref_test
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/spac-gpu/spac/apps/traversal/gen"
@@ -58,8 +59,22 @@ func checkRoot(t *testing.T, g *graph.Graph, root int32) {
 	if err := validate.SameDepths(p.Depth, q.Depth); err != nil {
 		t.Fatalf("root %d: parallel BFS: %v", root, err)
 	}
-	if p.Levels != q.Levels || p.Inspected != q.Inspected {
+	if p.Levels != q.Levels || p.Inspected != q.Inspected || !slices.Equal(p.Frontier, q.Frontier) || !slices.Equal(p.FrontierArcs, q.FrontierArcs) {
 		t.Fatalf("root %d: parallel BFS %d levels, %d arcs inspected; queue BFS %d, %d", root, p.Levels, p.Inspected, q.Levels, q.Inspected)
+	}
+	var vertices, arcs int64
+	for d := range q.Frontier {
+		vertices += q.Frontier[d]
+		arcs += q.FrontierArcs[d]
+	}
+	reached := int64(0)
+	for _, d := range q.Depth {
+		if d >= 0 {
+			reached++
+		}
+	}
+	if q.Frontier[0] != 1 || arcs != q.Inspected || vertices != reached {
+		t.Fatalf("root %d: frontiers %v, arcs %v, %d inspected", root, q.Frontier, q.FrontierArcs, q.Inspected)
 	}
 	d, err := ref.Dijkstra(g, root)
 	if err != nil {
@@ -97,6 +112,37 @@ func checkRoot(t *testing.T, g *graph.Graph, root int32) {
 			t.Fatalf("root %d: exact Dijkstra's predecessors: %v", root, err)
 		}
 	}
+}
+
+// The references pass the conformance suite their GPU rivals run.
+func TestConformance(t *testing.T) {
+	t.Run("queue-bfs", func(t *testing.T) {
+		traversaltest.TestBFS(t, func(g *graph.Graph, root int32) ([]int32, []int32, error) {
+			r, err := ref.BFS(g, root)
+			if err != nil {
+				return nil, nil, err
+			}
+			return r.Parent, r.Depth, nil
+		})
+	})
+	t.Run("parallel-bfs-parents-only", func(t *testing.T) {
+		traversaltest.TestBFS(t, func(g *graph.Graph, root int32) ([]int32, []int32, error) {
+			r, err := ref.ParallelBFS(g, root)
+			if err != nil {
+				return nil, nil, err
+			}
+			return r.Parent, nil, nil
+		})
+	})
+	t.Run("delta-stepping", func(t *testing.T) {
+		traversaltest.TestSSSP(t, func(g *graph.Graph, root int32) ([]float32, []int32, error) {
+			r, err := ref.DeltaStepping(g, root, 0)
+			if err != nil {
+				return nil, nil, err
+			}
+			return r.Dist, r.Pred, nil
+		})
+	})
 }
 
 func TestErrors(t *testing.T) {

@@ -4,8 +4,10 @@
 // edges, disconnected and directed graphs, a star, a road grid, a small
 // Kronecker graph), each with the roots worth searching from (random roots
 // of degree > 0, vertex 0, and a root of degree zero where there is one).
-// A strategy's conformance test runs every case and checks the result with
-// package validate against package ref.
+// TestBFS and TestSSSP are the conformance tests every BFS and SSSP passes,
+// CPU or GPU, as gonum's testgraph is for graph implementations: every case,
+// every root, the result checked with package validate and compared with
+// package ref. They run in well under a second on the CPU references.
 package traversaltest
 
 import (

@@ -156,6 +156,19 @@ func checkGraph(t *testing.T, name string, e *graph.Edges, g *graph.Graph, opt g
 	if !slices.EqualFunc(got, want, func(a, b arc) bool { return cmpArc(a, b) == 0 }) {
 		t.Fatalf("%s: %d arcs, the oracle has %d (first: %v vs %v)", name, len(got), len(want), got[:min(5, len(got))], want[:min(5, len(want))])
 	}
+	src := g.Sources()
+	var maxDeg int64
+	for u := range g.NumVertices {
+		maxDeg = max(maxDeg, g.Degree(int32(u)))
+		for e := g.Offsets[u]; e < g.Offsets[u+1]; e++ {
+			if src[e] != int32(u) {
+				t.Fatalf("%s: Sources()[%d] = %d, want %d", name, e, src[e], u)
+			}
+		}
+	}
+	if maxDeg != g.MaxDegree() {
+		t.Fatalf("%s: MaxDegree %d, want %d", name, g.MaxDegree(), maxDeg)
+	}
 	if g.InputEdges != int64(len(e.Src)) {
 		t.Fatalf("%s: %d input edges, want %d", name, g.InputEdges, len(e.Src))
 	}

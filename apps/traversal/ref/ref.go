@@ -5,7 +5,8 @@
 // layouts the GPU side writes: parent and depth as int32 per vertex (-1
 // unreached, the root its own parent at depth 0), distances as float32
 // (+Inf unreached) and predecessors as int32 (-1 unreached, the root its
-// own).
+// own). DirectionOptimizingBFS (Beamer's top-down/bottom-up switch) is the
+// reference for pulling strategies: same depths, far fewer arcs inspected.
 //
 // # Complexity and memory
 //
@@ -29,7 +30,6 @@ package ref
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sync/atomic"
 
 	"github.com/spac-gpu/spac/apps/traversal/graph"
@@ -130,32 +130,9 @@ func ParallelBFS(g *graph.Graph, root int32) (*BFSResult, error) {
 	}
 	r := newBFS(g.NumVertices, root)
 	frontier := []int32{root}
-	const grain = 1024
 	var inspected atomic.Int64
 	for depth := int32(1); len(frontier) > 0; depth++ {
-		tasks := (len(frontier) + grain - 1) / grain
-		if len(frontier) < 4*grain {
-			tasks = 1
-		}
-		next := make([][]int32, tasks)
-		per := (len(frontier) + tasks - 1) / tasks
-		par.Do(tasks, func(t int) {
-			var out []int32
-			var seen int64
-			for _, u := range frontier[t*per : min((t+1)*per, len(frontier))] {
-				nb := g.Neighbors(u)
-				seen += int64(len(nb))
-				for _, v := range nb {
-					if atomic.LoadInt32(&r.Parent[v]) < 0 && atomic.CompareAndSwapInt32(&r.Parent[v], -1, u) {
-						r.Depth[v] = depth
-						out = append(out, v)
-					}
-				}
-			}
-			next[t] = out
-			inspected.Add(seen)
-		})
-		frontier = slices.Concat(next...)
+		frontier = topDownStep(g, r, frontier, depth, &inspected)
 	}
 	r.Inspected = inspected.Load()
 	r.levelStats(g)

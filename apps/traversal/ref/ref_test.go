@@ -134,6 +134,20 @@ func TestConformance(t *testing.T) {
 			return r.Parent, nil, nil
 		})
 	})
+	for _, ab := range [][2]float64{{0, 0}, {1e9, 1e-9}} {
+		t.Run(fmt.Sprintf("direction-optimizing-alpha=%g,beta=%g", ab[0], ab[1]), func(t *testing.T) {
+			traversaltest.TestBFS(t, func(g *graph.Graph, root int32) ([]int32, []int32, error) {
+				if g.InOffsets == nil {
+					return nil, nil, nil // a directed case without in-arcs: TestDirectionOptimizing
+				}
+				r, err := ref.DirectionOptimizingBFS(g, root, ab[0], ab[1])
+				if err != nil {
+					return nil, nil, err
+				}
+				return r.Parent, r.Depth, nil
+			})
+		})
+	}
 	t.Run("delta-stepping", func(t *testing.T) {
 		traversaltest.TestSSSP(t, func(g *graph.Graph, root int32) ([]float32, []int32, error) {
 			r, err := ref.DeltaStepping(g, root, 0)
@@ -143,6 +157,38 @@ func TestConformance(t *testing.T) {
 			return r.Dist, r.Pred, nil
 		})
 	})
+}
+
+// TestDirectionOptimizing: bottom-up steps inspect fewer arcs on a
+// Kronecker graph, and a directed graph without in-arcs is refused.
+func TestDirectionOptimizing(t *testing.T) {
+	e, _ := gen.DefaultKronecker(14).Generate()
+	g, _ := graph.Build(e, graph.Options{})
+	roots, _ := g.Roots(2, 1)
+	for _, root := range roots {
+		q, _ := ref.BFS(g, root)
+		d, err := ref.DirectionOptimizingBFS(g, root, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := validate.BFS(g, root, d.Parent, d.Depth); err != nil {
+			t.Fatal(err)
+		}
+		if err := validate.SameDepths(d.Depth, q.Depth); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("root %d: %d arcs inspected, top-down %d", root, d.Inspected, q.Inspected)
+		if d.Inspected*2 > q.Inspected {
+			t.Errorf("root %d: %d arcs inspected, top-down %d: want fewer than half", root, d.Inspected, q.Inspected)
+		}
+	}
+	dir, _ := graph.Build(traversaltest.List("directed", 2, true, 0, 1), graph.Options{})
+	if _, err := ref.DirectionOptimizingBFS(dir, 0, 0, 0); err == nil {
+		t.Error("a directed graph without in-arcs: no error")
+	}
+	if _, err := ref.DirectionOptimizingBFS(g, 0, -1, 0); err == nil {
+		t.Error("alpha -1: no error")
+	}
 }
 
 func TestErrors(t *testing.T) {
@@ -197,6 +243,7 @@ func BenchmarkReferences(b *testing.B) {
 		}
 		run("bfs", func() int64 { r, _ := ref.BFS(g, root); return r.Inspected })
 		run("parallel-bfs", func() int64 { r, _ := ref.ParallelBFS(g, root); return r.Inspected })
+		run("direction-optimizing-bfs", func() int64 { r, _ := ref.DirectionOptimizingBFS(g, root, 0, 0); return r.Inspected })
 		run("dijkstra", func() int64 { r, _ := ref.Dijkstra(g, root); return r.Inspected })
 		run("delta-stepping", func() int64 { r, _ := ref.DeltaStepping(g, root, 0); return r.Inspected })
 	}

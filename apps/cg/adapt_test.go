@@ -453,8 +453,8 @@ func TestRepeatAdapts(t *testing.T) {
 	// for 1 + probe products beside it, and the schedule runs the rest.
 	// The untimed products count at their kernel's median.
 	nCSR := 5 + 1 + DefaultProbe
-	if want := time.Duration(nCSR)*10*time.Microsecond + time.Duration(20-nCSR)*5*time.Microsecond; res.SpMVTime != want {
-		t.Errorf("product time %v, want %v (%d CSR products, %d with the schedule)", res.SpMVTime, want, nCSR, 20-nCSR)
+	if want := time.Duration(nCSR)*10*time.Microsecond + time.Duration(20-nCSR)*5*time.Microsecond; res.SpMVEstimate != want {
+		t.Errorf("estimated product time %v, want %v (%d CSR products, %d with the schedule)", res.SpMVEstimate, want, nCSR, 20-nCSR)
 	}
 	if want := 3 * (1 + DefaultProbe); e.timed != want {
 		t.Errorf("%d products timed, want %d (the probes of CSR and of the schedule, CSR's again)", e.timed, want)
@@ -482,8 +482,11 @@ func TestTimingOnlyWhileProbing(t *testing.T) {
 		if e.timed != want || res.Segments[0].Timed != want {
 			t.Errorf("TimeAll %v: %d products timed (segment: %d) of %d, want %d", all, e.timed, res.Segments[0].Timed, res.Iterations, want)
 		}
-		if got := res.SpMVTime; got != time.Duration(res.Iterations)*10*time.Microsecond || res.Segments[0].SpMV != got {
-			t.Errorf("TimeAll %v: product time %v (segment %v), want %d x 10us", all, got, res.Segments[0].SpMV, res.Iterations)
+		if got := res.SpMVTime; got != time.Duration(want)*10*time.Microsecond || res.Segments[0].SpMV != got || res.SpMVTimed != want {
+			t.Errorf("TimeAll %v: measured product time %v over %d (segment %v), want %d x 10us", all, got, res.SpMVTimed, res.Segments[0].SpMV, want)
+		}
+		if got := res.SpMVEstimate; got != time.Duration(res.Iterations)*10*time.Microsecond {
+			t.Errorf("TimeAll %v: estimated product time %v, want %d x 10us", all, got, res.Iterations)
 		}
 	}
 }

@@ -138,7 +138,7 @@ type Options struct {
 	Probe         int // scored iterations an op runs before it is compared; 0: DefaultProbe
 	// TimeAll times every product. Otherwise an op's products are timed
 	// only until it has the 1 + Probe samples the tuner compares (the
-	// later ones are counted at its median in SpMVTime): the solver needs
+	// later ones are counted at its median in SpMVEstimate): the solver needs
 	// no times once the tuner has decided, and on the GPU timing costs a
 	// few microseconds of host time per iteration.
 	TimeAll bool
@@ -166,8 +166,8 @@ type Segment struct {
 	From   int           `json:"from"` // first iteration (1-based)
 	Iters  int           `json:"iterations"`
 	Time   time.Duration `json:"time_ns"` // wall time of its iterations
-	// SpMV is the time of its products: the timed ones measured, the
-	// others at the median of the kernel's timed products.
+	// SpMV is the measured time of its Timed products (CUDA events on the
+	// GPU); SpMV / Timed is the kernel's time per product.
 	SpMV  time.Duration `json:"spmv_ns"`
 	Timed int           `json:"timed_products"`
 }
@@ -197,15 +197,17 @@ type Result struct {
 	X          []float64 `json:"-"`
 
 	Total time.Duration `json:"total_ns"` // wall time from the start to the answer, the background's end included
-	// SpMVTime is the products' time, as Segment.SpMV: the timed products
-	// as measured, the others at the median of their kernel's. It is an
-	// estimate on other clocks than Total (CUDA events, not the host's
-	// wall clock) and can exceed it: on the GPU a timed product runs alone
-	// (the iterations before it drained), so its events likely take in
-	// the launch gap, while the untimed ones run back to back in CUDA
-	// graphs, faster than that median. Options.TimeAll measures every
-	// product, and then SpMVTime is a sum of measurements.
-	SpMVTime time.Duration `json:"spmv_ns"`
+	// SpMVTime is the measured time of the SpMVTimed products that were
+	// timed (the tuner's, or all with Options.TimeAll): a part of Total.
+	SpMVTime  time.Duration `json:"spmv_ns"`
+	SpMVTimed int           `json:"timed_products"`
+	// SpMVEstimate counts every product, the untimed ones at the median of
+	// their kernel's timed products. It is an estimate and on the GPU can
+	// exceed Total: a timed product runs alone, after the queue drained,
+	// so its events take in the launch gap, while the untimed products run
+	// back to back (in CUDA graphs), faster than that median. With
+	// Options.TimeAll it equals SpMVTime.
+	SpMVEstimate time.Duration `json:"spmv_estimate_ns"`
 	Segments []Segment     `json:"segments"`
 	// SwitchIter is the first iteration run with the SPAC kernel (0: none);
 	// SPACKept says whether it stayed after its probe.
@@ -310,6 +312,7 @@ func (r *run) iteration(k int, op Op, wall, spmv time.Duration, timed bool) {
 		s.Timed++
 		s.SpMV += spmv
 		res.SpMVTime += spmv
+		res.SpMVTimed++
 	}
 	if op.UsesSchedule() && res.SwitchIter == 0 {
 		res.SwitchIter = k
@@ -360,14 +363,10 @@ func (r *run) finish() {
 		}
 	}
 	r.res.Total = time.Since(r.start)
-	// The untimed products at their kernel's median.
-	for i := range r.res.Segments {
-		s := &r.res.Segments[i]
-		if s.Timed < s.Iters {
-			est := time.Duration(s.Iters-s.Timed) * r.tn.median(s.Kernel)
-			s.SpMV += est
-			r.res.SpMVTime += est
-		}
+	// The estimate: the untimed products at their kernel's median.
+	r.res.SpMVEstimate = r.res.SpMVTime
+	for _, s := range r.res.Segments {
+		r.res.SpMVEstimate += time.Duration(s.Iters-s.Timed) * r.tn.median(s.Kernel)
 	}
 	if r.res.SwitchIter > 0 {
 		r.res.SPACKept = r.tn.cur.op.UsesSchedule()

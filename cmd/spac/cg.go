@@ -103,9 +103,11 @@ list too, solved in turn in every run, with one report per mode):
 
 Products are timed with CUDA events only while the tuner needs them (the
 first 1 + --probe products of every kernel, and --probe more of the kernel
-a schedule arriving later is compared with); the others are counted at
-their kernel's median in the SpMV time. --time-all times every product
-(exact SpMV times, a few microseconds more per iteration).
+a schedule arriving later is compared with): the SpMV time is theirs,
+with how many were measured; the estimate for all products counts the
+others at their kernel's median (on the GPU it can exceed the total: a
+timed product runs alone, the others back to back). --time-all times every
+product (exact SpMV times, a few microseconds more per iteration).
 
 On the GPU the device applies the stop rule itself, so the host queues
 iterations ahead of reading their residuals: one by one for a solve's first
@@ -722,6 +724,14 @@ func cgScheduleSource(c *cobra.Command, f *cgFlags, st *cgSetup, in *pipeline.In
 	return src, load, nil
 }
 
+// percentOf is part as a percentage of whole (0 when whole is 0).
+func percentOf(part, whole time.Duration) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return 100 * float64(part) / float64(whole)
+}
+
 func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 func usOf(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
 
@@ -779,17 +789,22 @@ func writeCGTable(w io.Writer, rep *cgReport, history bool) {
 	} else {
 		fmt.Fprintf(w, "total time       %.3f ms\n", msOf(r.Total))
 	}
-	share := 0.0
-	if r.Total > 0 {
-		share = 100 * float64(r.SpMVTime) / float64(r.Total)
+	if r.SpMVTimed == r.Iterations {
+		fmt.Fprintf(w, "spmv time        %.3f ms (%.0f%% of the total, every product measured)\n", msOf(r.SpMVTime), percentOf(r.SpMVTime, r.Total))
+	} else {
+		fmt.Fprintf(w, "spmv time        ~%.3f ms, an estimate: %d of %d products measured (%.3f ms), the others at their kernel's median (--time-all measures every product)\n",
+			msOf(r.SpMVEstimate), r.SpMVTimed, r.Iterations, msOf(r.SpMVTime))
 	}
-	fmt.Fprintf(w, "spmv time        %.3f ms (%.0f%% of the total)\n", msOf(r.SpMVTime), share)
 	fmt.Fprintf(w, "per iteration    %.1f us before the switch, %.1f us after\n", usOf(before), usOf(after))
 	fmt.Fprintf(w, "switch           %s\n", switchText(r))
 	fmt.Fprintf(w, "partitioner      %s\n", partitionText(rep))
 	var segs []string
 	for _, s := range r.Segments {
-		segs = append(segs, fmt.Sprintf("%s %d-%d (%.1f us/product)", s.Kernel, s.From, s.From+s.Iters-1, usOf(s.SpMV)/float64(s.Iters)))
+		per := "untimed"
+		if s.Timed > 0 {
+			per = fmt.Sprintf("%.1f us/product", usOf(s.SpMV)/float64(s.Timed))
+		}
+		segs = append(segs, fmt.Sprintf("%s %d-%d (%s)", s.Kernel, s.From, s.From+s.Iters-1, per))
 	}
 	fmt.Fprintf(w, "kernels          %s\n", strings.Join(segs, ", "))
 	if history {
@@ -813,7 +828,7 @@ func writeCGCSV(w io.Writer, reps []*cgReport) error {
 	cw := csv.NewWriter(w)
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 	cw.Write([]string{"input", "rows", "nnz", "precision", "engine", "mode", "final_kernel", "stop", "iterations", "residual", "true_residual",
-		"total_ms", "spmv_ms", "iter_before_us", "iter_after_us", "switch_iteration", "spac_kept", "partition", "partition_state", "partition_ms",
+		"total_ms", "spmv_ms", "timed_products", "spmv_estimate_ms", "iter_before_us", "iter_after_us", "switch_iteration", "spac_kept", "partition", "partition_state", "partition_ms",
 		"runs", "total_min_ms", "total_max_ms", "iter_median_us", "iter_min_us", "iter_max_us"})
 	for _, rep := range reps {
 		r := rep.Result
@@ -823,7 +838,7 @@ func writeCGCSV(w io.Writer, reps []*cgReport) error {
 			last = r.Segments[n-1].Kernel
 		}
 		cw.Write([]string{rep.Input, strconv.Itoa(rep.Rows), strconv.Itoa(rep.NNZ), rep.Precision, rep.Engine, rep.Mode, last, string(r.Stop),
-			strconv.Itoa(r.Iterations), g(r.Residual), g(rep.TrueResidual), g(msOf(r.Total)), g(msOf(r.SpMVTime)), g(usOf(before)), g(usOf(after)),
+			strconv.Itoa(r.Iterations), g(r.Residual), g(rep.TrueResidual), g(msOf(r.Total)), g(msOf(r.SpMVTime)), strconv.Itoa(r.SpMVTimed), g(msOf(r.SpMVEstimate)), g(usOf(before)), g(usOf(after)),
 			strconv.Itoa(r.SwitchIter), strconv.FormatBool(r.SPACKept), rep.Partition, r.Background.State, g(float64(rep.PartitionNS) / 1e6),
 			strconv.Itoa(rep.Runs), g(float64(rep.MinTotalNS) / 1e6), g(float64(rep.MaxTotalNS) / 1e6), g(float64(rep.MedianIterationNS) / 1e3),
 			g(float64(rep.MinIterationNS) / 1e3), g(float64(rep.MaxIterationNS) / 1e3)})

@@ -126,7 +126,7 @@ END {
     cg = kw[1] ~ /^cg/
     kind = kw[1] == "cg" ? "CG" : cg ? "CG held to " substr(kw[1], 8) " iterations (tol 0)" : "repeated SpMV (" substr(kw[1], 7) " products)"
     printf "### %s: %s\n\n", kind, kw[2]
-    print "| run | final kernel | stop | iterations | residual (true) | total ms | SpMV ms | us/iter before / after switch | switch iteration | partitioner |"
+    print "| run | final kernel | stop | iterations | residual (true) | total ms | SpMV ms (estimate) | us/iter before / after switch | switch iteration | partitioner |"
     print "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
     for (i = 1; i <= 4; i++) {
       k = order[o] SUBSEP modes[i]
@@ -140,7 +140,7 @@ END {
       swt = sw == 0 ? "-" : sw (f[col["spac_kept"]] == "true" ? " (kept)" : " (dropped)")
       res = cg ? sprintf("%.2e", f[col["true_residual"]]) : "-"
       printf "| %s | %s | %s | %d | %s | %.2f | %.2f | %.1f / %.1f | %s | %s |\n", name[modes[i]], f[col["final_kernel"]], f[col["stop"]], f[col["iterations"]],
-        res, t, f[col["spmv_ms"]], f[col["iter_before_us"]], f[col["iter_after_us"]], swt, part
+        res, t, f[col["spmv_estimate_ms"]], f[col["iter_before_us"]], f[col["iter_after_us"]], swt, part
     }
     print ""
     # Where the modes took different numbers of iterations (an

@@ -58,6 +58,10 @@ opts=(-o "Dir::Etc::SourceList=$apt/etc/sources.list" -o "Dir::Etc::SourceParts=
       -o "Dir::Etc::PreferencesParts=$apt/etc/preferences.d"
       -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
       -o "APT::Architecture=amd64" -o "APT::Architectures=amd64" -o "Debug::NoLocking=1")
+# As root, apt would hand the download to its _apt user, who cannot write
+# into the kit; downloading as root is what it falls back to anyway, minus
+# the warning.
+[ "$(id -u)" -eq 0 ] && opts+=(-o "APT::Sandbox::User=root")
 echo "cuda-kit: reading the package lists (bookworm main contrib non-free)" >&2
 apt-get "${opts[@]}" -qq update
 cd "$apt/debs"

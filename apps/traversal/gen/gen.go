@@ -17,6 +17,12 @@
 // 64-bit draw per two levels), 8 bytes per edge (two int32 ids), no other
 // memory. Road: O(n) time for n = NX * NY vertices, about 1.25 edges per
 // vertex at 8 bytes each.
+//
+// Measured (BenchmarkKronecker, BenchmarkRoad; 2026-11-25): Kronecker scale
+// 20 in 0.6 s and scale 22 in 2.4 s on 2 cores (28 M edges/s); on the GPU
+// machine's 16 cores scale 22 in 0.93 s and scale 24 (268M edges) in 3.6 s
+// (75 M edges/s, first-touch page faults included). A 4000 x 4000 road
+// graph in 55 ms there.
 package gen
 
 import (

@@ -3,6 +3,7 @@ package graph
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync/atomic"
@@ -206,49 +207,15 @@ func (b *builder) degrees(deg []int64, reverse bool) int64 {
 	return dropped.Load()
 }
 
-// csr builds one direction's CSR: counting sort by source, then each
-// vertex's arcs sorted by (target, weight) so that the result does not
-// depend on the order the atomic cursors handed out positions in.
+// csr builds one direction's CSR: a stable counting sort by source
+// (scatter), then each vertex's arcs sorted by (target, weight), and the
+// repeats dropped when deduplicating.
 func (b *builder) csr(n int, reverse, dedupe bool) (off []int64, adj []int32, wt []float32, loops, dups int64) {
-	off = make([]int64, n+1)
-	loops = b.degrees(off, reverse)
-	var sum int64
-	for v := range n {
-		d := off[v]
-		off[v] = sum
-		sum += d
+	off, adj, wt, loops = b.scatter(n, reverse)
+	var cur []int64 // the end of each vertex's kept arcs, when deduplicating
+	if dedupe {
+		cur = make([]int64, n)
 	}
-	off[n] = sum
-	adj = make([]int32, sum)
-	if b.w != nil {
-		wt = make([]float32, sum)
-	}
-	cur := make([]int64, n)
-	copy(cur, off[:n])
-	place := func(u, v int32, e int) {
-		p := atomic.AddInt64(&cur[u], 1) - 1
-		adj[p] = v
-		if wt != nil {
-			wt[p] = b.w[e]
-		}
-	}
-	par.Do(tasks(len(b.src)), func(t int) {
-		for e := t * chunk; e < min((t+1)*chunk, len(b.src)); e++ {
-			u, v := b.ends(e, reverse)
-			if u == v {
-				if !b.dropLoops {
-					place(u, u, e)
-				}
-				continue
-			}
-			place(u, v, e)
-			if b.both {
-				place(v, u, e)
-			}
-		}
-	})
-	// cur now holds the end of each vertex's arcs; reuse it for the
-	// deduplicated degrees.
 	bounds := rowTasks(off)
 	par.DoWith(len(bounds)-1, func() []uint64 { return nil }, func(scratch []uint64, t int) {
 		for v := bounds[t]; v < bounds[t+1]; v++ {
@@ -289,6 +256,121 @@ func (b *builder) csr(n int, reverse, dedupe bool) (off []int64, adj []int32, wt
 		wt = slices.Clip(wt[:k])
 	}
 	return off, adj, wt, loops, dups
+}
+
+// scatterTasks is the number of tasks of scatter's first two passes: fixed,
+// so that the arc order does not depend on GOMAXPROCS.
+const scatterTasks = 128
+
+// scatter is a stable parallel counting sort of the arcs by source without
+// atomics (a radix partition): the vertices are cut into buckets of 2^s
+// consecutive ids, at most 2^15 of them. Pass 1: each of scatterTasks
+// tasks counts its input edges' arcs per bucket. Pass 2: each task copies
+// its arcs, in input order, to its own slots of a bucket-major temporary
+// (bucket-local source as uint16, target, weight). Pass 3: each bucket
+// counts its vertices' degrees and places its arcs, which already occupy
+// the bucket's final range, by source within it: random writes stay
+// inside one bucket's range. Every vertex's arcs come out in input order,
+// whatever the number of workers. Memory: 6 bytes per arc of temporary
+// (10 with weights) and 4 bytes per task and bucket of counts; time O(n +
+// m), with no contended atomics (a hub's counter would be contended).
+func (b *builder) scatter(n int, reverse bool) (off []int64, adj []int32, wt []float32, loops int64) {
+	m := len(b.src)
+	shift := max(0, bits.Len(uint(max(n, 1)-1))-15)
+	nb := (n + 1<<shift - 1) >> shift
+	nt := min(scatterTasks, max(1, tasks(m)))
+	per := (m + nt - 1) / max(nt, 1)
+	hist := make([]int64, nt*nb)
+	dropped := make([]int64, nt)
+	par.Do(nt, func(t int) {
+		h := hist[t*nb : (t+1)*nb]
+		for e := t * per; e < min((t+1)*per, m); e++ {
+			u, v := b.ends(e, reverse)
+			switch {
+			case u == v && b.dropLoops:
+				dropped[t]++
+			case u == v || !b.both:
+				h[u>>shift]++
+			default:
+				h[u>>shift]++
+				h[v>>shift]++
+			}
+		}
+	})
+	for _, d := range dropped {
+		loops += d
+	}
+	// Bucket-major exclusive prefix: slot (bucket c, task t) starts after
+	// every arc of buckets below c and of tasks below t in bucket c.
+	bstart := make([]int64, nb+1)
+	var sum int64
+	for c := range nb {
+		bstart[c] = sum
+		for t := range nt {
+			k := hist[t*nb+c]
+			hist[t*nb+c] = sum
+			sum += k
+		}
+	}
+	bstart[nb] = sum
+	local := make([]uint16, sum)
+	adj = make([]int32, sum)
+	tmpAdj := make([]int32, sum)
+	var tmpW []float32
+	if b.w != nil {
+		wt = make([]float32, sum)
+		tmpW = make([]float32, sum)
+	}
+	mask := int32(1)<<shift - 1
+	par.Do(nt, func(t int) {
+		pos := hist[t*nb : (t+1)*nb]
+		put := func(u, v int32, e int) {
+			p := pos[u>>shift]
+			pos[u>>shift]++
+			local[p], tmpAdj[p] = uint16(u&mask), v
+			if tmpW != nil {
+				tmpW[p] = b.w[e]
+			}
+		}
+		for e := t * per; e < min((t+1)*per, m); e++ {
+			u, v := b.ends(e, reverse)
+			switch {
+			case u == v && b.dropLoops:
+			case u == v || !b.both:
+				put(u, v, e)
+			default:
+				put(u, v, e)
+				put(v, u, e)
+			}
+		}
+	})
+	hist = nil
+	off = make([]int64, n+1)
+	par.DoWith(nb, func() []int64 { return make([]int64, 1<<shift+1) }, func(cnt []int64, c int) {
+		lo, hi := bstart[c], bstart[c+1]
+		first := c << shift
+		nv := min(1<<shift, n-first)
+		clear(cnt)
+		for _, l := range local[lo:hi] {
+			cnt[l+1]++
+		}
+		for i := range nv {
+			cnt[i+1] += cnt[i]
+		}
+		for i := range nv {
+			off[first+i] = lo + cnt[i]
+		}
+		for p := lo; p < hi; p++ {
+			q := lo + cnt[local[p]]
+			cnt[local[p]]++
+			adj[q] = tmpAdj[p]
+			if wt != nil {
+				wt[q] = tmpW[p]
+			}
+		}
+	})
+	off[n] = sum
+	return off, adj, wt, loops
 }
 
 // rowTasks splits the vertices into ranges of about chunk arcs each.

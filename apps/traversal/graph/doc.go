@@ -54,15 +54,22 @@
 //
 // # Complexity, memory, determinism
 //
-// Build is a parallel counting sort by source (atomic degree counts and
-// cursors) followed by a sort of each adjacency list, O(m + n + sum of
+// Build is a stable parallel counting sort of the arcs by source (a radix
+// partition into buckets of consecutive vertices, then a counting sort
+// inside each bucket: no atomics, which a hub's counter would make
+// contended), followed by a sort of each adjacency list, O(m + n + sum of
 // d log d) time for m input edges and n vertices. The graph holds 8 bytes
 // per vertex of offsets and 8 of InputCount, and 4 bytes per arc of Adj
 // plus 4 of Weight when weighted; an undirected graph has about 2 arcs per
 // input edge, so 8 bytes per input edge unweighted, 16 weighted; a
 // directed graph's transpose doubles its arc arrays. While building, the
-// input edges (8 bytes each, 12 with weights) and a degree array of 8
-// bytes per vertex are held as well. Relabelling costs 4 bytes per vertex
-// in each direction (NewID, OldID). The result is the same for a given
-// input, Options and seed, whatever GOMAXPROCS.
+// input edges (8 bytes each, 12 with weights) and 6 bytes per arc of
+// temporaries (10 with weights) are held as well. Relabelling costs 4
+// bytes per vertex in each direction (NewID, OldID). The result is the
+// same for a given input, Options and seed, whatever GOMAXPROCS.
+//
+// Measured on the GPU machine's 16 cores (2026-11-25): the undirected
+// CSR of a Graph500 Kronecker graph of scale 22 (134M arcs) in 1.3 s, 1.6
+// s with float weights; scale 24 (537M arcs) in 4.9 s, 6.2 s with
+// weights. On 2 cores, scale 20 in about 1.6 s.
 package graph

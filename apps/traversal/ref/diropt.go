@@ -42,7 +42,7 @@ func DirectionOptimizingBFS(g *graph.Graph, root int32, alpha, beta float64) (*B
 	frontier := []int32{root}
 	unvisitedArcs := g.NumArcs() - g.Degree(root)
 	var inspected atomic.Int64
-	const grain = 1 << 12 // vertices per bottom-up task: a multiple of 64
+	const grain = 1 << 12 // vertices per bottom-up task
 	bottomUp := false
 	for depth := int32(1); len(frontier) > 0; depth++ {
 		var frontierArcs int64

@@ -3,6 +3,7 @@ package gen_test
 import (
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"slices"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/spac-gpu/spac/apps/traversal/gen"
 	"github.com/spac-gpu/spac/apps/traversal/graph"
 	"github.com/spac-gpu/spac/apps/traversal/ref"
+	"github.com/spac-gpu/spac/matrices"
 )
 
 func sameEdges(a, b *graph.Edges) bool {
@@ -209,5 +211,25 @@ func TestParse(t *testing.T) {
 		if _, err := gen.Parse(spec, 1); err == nil {
 			t.Errorf("Parse(%q): no error", spec)
 		}
+	}
+}
+
+func TestOpen(t *testing.T) {
+	g, err := gen.Open("road:side=10", 1, matrices.ReadOptions{}, graph.Options{Weights: graph.Weights{Kind: graph.UniformFloat}})
+	if err != nil || g.NumVertices != 100 || g.Weight == nil {
+		t.Fatalf("road:side=10: %v", err)
+	}
+	path := t.TempDir() + "/g.txt"
+	if err := os.WriteFile(path, []byte("0 1\n1 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := gen.Open(path, 1, matrices.ReadOptions{}, graph.Options{}); err != nil || g.NumArcs() != 4 {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if _, err := gen.Open("kron:scale=0", 1, matrices.ReadOptions{}, graph.Options{}); err == nil {
+		t.Error("kron:scale=0: no error")
+	}
+	if gen.IsSpec("road.mtx") || gen.IsSpec("kron") || !gen.IsSpec("KRON:scale=3") {
+		t.Error("IsSpec")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/spac-gpu/spac/apps/traversal/graph"
+	"github.com/spac-gpu/spac/matrices"
 )
 
 // Generator is a graph generator with its parameters: Kronecker or Road.
@@ -110,4 +111,33 @@ func Parse(spec string, seed uint64) (Generator, error) {
 		return nil, fmt.Errorf("generator %q: unknown parameter %q", spec, k)
 	}
 	return g, nil
+}
+
+// IsSpec says whether arg names a generator (kronecker:, kron: or road:)
+// rather than a file.
+func IsSpec(arg string) bool {
+	kind, _, ok := strings.Cut(arg, ":")
+	switch strings.ToLower(kind) {
+	case "kronecker", "kron", "road":
+		return ok
+	}
+	return false
+}
+
+// Open builds the graph arg names: a generator spec (see Parse; seed is
+// the default seed of its draws) or a file that graph.Load reads with
+// read. A file whose name starts with "road:" is reached as "./road:...".
+func Open(arg string, seed uint64, read matrices.ReadOptions, opt graph.Options) (*graph.Graph, error) {
+	if !IsSpec(arg) {
+		return graph.Load(arg, read, opt)
+	}
+	g, err := Parse(arg, seed)
+	if err != nil {
+		return nil, err
+	}
+	e, err := g.Generate()
+	if err != nil {
+		return nil, err
+	}
+	return graph.Build(e, opt)
 }

@@ -54,7 +54,8 @@ mkdir adir; "$bin" schedule g.mtx --quiet -o adir >/dev/null 2>err
 row "schedule -o DIR" $? "$(first)"
 echo "old content" >big.mtx
 "$bin" gen er:n=3000000,deg=16 -o big.mtx 2>/dev/null & pid=$!
-sleep 1.5; kill -KILL $pid; wait $pid 2>/dev/null
+for _ in $(seq 400); do [ "$(find . -maxdepth 1 -name '.big.mtx.spac-tmp*' -size +1M | wc -l)" -gt 0 ] && break; sleep 0.05; done
+kill -KILL $pid; wait $pid 2>/dev/null
 stale=$(ls -A | grep -c 'big.mtx.spac-tmp')
 row "gen -o big.mtx, SIGKILL mid-write" 137 "big.mtx holds '$(head -c 11 big.mtx)', $stale stale temp"
 "$bin" gen er:n=100,deg=3 -o big.mtx 2>/dev/null

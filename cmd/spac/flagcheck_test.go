@@ -56,6 +56,14 @@ func TestNumericFlagsRefused(t *testing.T) {
 		"cfd": {
 			{"iterations", "-1", "0 or more"}, {"block-size", "0", "1 to 65536"}, {"block-size", "70000", "1 to 65536"},
 		},
+		"bfs": {
+			{"roots", "0", "1 or more"}, {"roots", "-5", "1 or more"}, {"root", "-1", "0 or more"}, {"device", "-1", "0 or more"},
+			{"alpha", "0", "> 0"}, {"alpha", "NaN", "> 0"}, {"alpha", "+Inf", "> 0"}, {"beta", "-1", "> 0"}, {"beta", "-Inf", "> 0"},
+		},
+		"sssp": {
+			{"roots", "0", "1 or more"}, {"root", "-2", "0 or more"}, {"device", "-1", "0 or more"},
+			{"delta", "-1", "[0, 3.4"}, {"delta", "NaN", "[0, 3.4"}, {"delta", "+Inf", "[0, 3.4"},
+		},
 	}
 	for cmd, cases := range commands {
 		for _, tc := range cases {

@@ -70,6 +70,7 @@ Typical use:
 	root.AddCommand(cfdCommand())
 	root.AddCommand(spmvCommand(env))
 	root.AddCommand(cgCommand(env))
+	root.AddCommand(traverseCommand(problemBFS), traverseCommand(problemSSSP))
 	return root
 }
 

@@ -1,0 +1,692 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/spac-gpu/spac/apps/traversal/gen"
+	"github.com/spac-gpu/spac/apps/traversal/graph"
+	"github.com/spac-gpu/spac/apps/traversal/ref"
+	"github.com/spac-gpu/spac/apps/traversal/validate"
+	"github.com/spac-gpu/spac/internal/output"
+	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/schedule"
+)
+
+// traverseFlags are the flags of the bfs and sssp commands.
+type traverseFlags struct {
+	in            inputFlags
+	useGPU        bool
+	device        int
+	strategy      string
+	roots         int
+	root          int
+	validate      bool
+	noValidate    bool
+	undirected    bool
+	dedupe        bool
+	dropSelfLoops bool
+	relabel       string
+	weights       string
+	seed          int64
+	delta         float64
+	alpha, beta   float64
+	format        outputFormat
+	out           string
+}
+
+// traverseCommand is 'spac bfs' or 'spac sssp'.
+func traverseCommand(p problem) *cobra.Command {
+	var f traverseFlags
+	c := &cobra.Command{
+		Use:   p.String() + " GRAPH [--gpu] [--strategy LIST|all] [--roots N | --root V]",
+		Short: map[problem]string{problemBFS: "Breadth-first search from random roots with every strategy, validated, in Graph500 TEPS", problemSSSP: "Single-source shortest paths from random roots with every strategy, validated, in Graph500 TEPS"}[p],
+		Long:  traverseHelp(p),
+		Example: map[problem]string{
+			problemBFS: `  spac bfs kron:scale=20                              # 64 roots, every CPU strategy
+  spac bfs road:nx=2000,ny=2000 --strategy parallel --roots 8
+  spac bfs web.mtx --root 0 --out web-bfs/            # depth.npy, parent.npy
+  spac bfs edges.txt --directed --format csv`,
+			problemSSSP: `  spac sssp kron:scale=18 --weights uniform-float     # 64 roots, every CPU strategy
+  spac sssp road:side=1000 --weights uniform-int:100 --strategy delta-stepping --delta 50
+  spac sssp roads.mtx --root 0 --out roads-sssp/      # dist.npy, pred.npy`,
+		}[p],
+		Args: oneGraph,
+		RunE: func(c *cobra.Command, args []string) error { return runTraverse(c, p, args[0], &f) },
+	}
+	f.in.register(c)
+	fl := c.Flags()
+	fl.BoolVar(&f.useGPU, "gpu", false, "run the GPU engine's strategies instead of the CPU references")
+	fl.IntVar(&f.device, "device", 0, "GPU ordinal (with --gpu)")
+	fl.StringVar(&f.strategy, "strategy", "all", "strategies to run, comma-separated, or all: "+strings.Join(cpuStrategyNames(p), ", ")+" on the CPU; with --gpu the engine's")
+	fl.IntVar(&f.roots, "roots", 64, "search from this many random roots of degree > 0 (Graph500: 64); fewer when fewer vertices qualify")
+	fl.IntVar(&f.root, "root", 0, "search from this vertex only (0-based, whatever the file's numbering)")
+	fl.BoolVar(&f.validate, "validate", true, "check every result by the Graph500 rules (the default)")
+	fl.BoolVar(&f.noValidate, "no-validate", false, "skip the checks (the valid column says \"not checked\")")
+	fl.BoolVar(&f.undirected, "undirected", false, "make every edge undirected (symmetrize a directed input)")
+	fl.BoolVar(&f.dedupe, "dedupe", false, "keep one arc per vertex pair (the lightest); TEPS still counts every input edge")
+	fl.BoolVar(&f.dropSelfLoops, "drop-self-loops", false, "store no self-loops; TEPS still counts them")
+	fl.StringVar(&f.relabel, "relabel", "none", "renumber the vertices inside: none, degree (by decreasing degree) or random; flags and arrays keep the input's ids")
+	fl.Int64Var(&f.seed, "seed", 1, "random seed of the roots, generated weights, --relabel random and a generator without seed=")
+	if p == problemSSSP {
+		fl.StringVar(&f.weights, "weights", "auto", "edge weights: file (the input's values), uniform-int:W (integers 1..W, W up to 2^24), uniform-float (in (0,1]) or auto (file when the input has values, else uniform-float)")
+		fl.Float64Var(&f.delta, "delta", 0, "delta-stepping: bucket width (0: the mean arc weight, at least the smallest positive weight)")
+	} else {
+		fl.Float64Var(&f.alpha, "alpha", 15, "direction-optimizing: go bottom-up when the frontier's arcs exceed the unvisited vertices' arcs / alpha (Beamer: 15)")
+		fl.Float64Var(&f.beta, "beta", 18, "direction-optimizing: go back top-down when the frontier falls below vertices / beta (Beamer: 18)")
+	}
+	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
+	fl.StringVar(&f.out, "out", "", "write the last root's arrays (from the last strategy) as NumPy .npy files into this directory: "+strings.Join(arrayFiles(p), " and "))
+	return c
+}
+
+func traverseHelp(p problem) string {
+	what := `Breadth-first search from each root with every strategy: the queue BFS
+(queue), a parallel level-synchronous BFS (parallel) and Beamer's
+direction-optimizing BFS (direction-optimizing, --alpha and --beta).`
+	arrays := `depth.npy (int32, -1 unreached) and parent.npy
+(int32, -1 unreached, the root its own parent)`
+	checks := `the parents form a tree rooted at the root, tree edges join levels one
+apart, no edge spans more than one level, the tree reaches exactly what the
+root reaches, every parent edge is an edge of the graph`
+	levels := "the largest depth + 1"
+	if p == problemSSSP {
+		what = `Shortest paths from each root with every strategy: Dijkstra with a binary
+heap (dijkstra) and a parallel delta-stepping (delta-stepping, --delta).
+Weights are float32 and every addition is rounded to float32, as a GPU
+kernel computes it (--weights).`
+		arrays = `dist.npy (float64: the float32 distances, exact;
++Inf unreached) and pred.npy (int32, -1 unreached, the root its own)`
+		checks = `d(root) = 0, d(v) <= d(u) + w on every edge, every reached vertex has a
+predecessor p with d(v) == d(p) + w exactly in float32, the predecessors
+form a tree; with integer weights the distances also equal exact Dijkstra's`
+		levels = "the strategy's iterations, - where it does not count them"
+	}
+	return what + `
+
+GRAPH is a file (Matrix Market, edge list or METIS, gzip or not, - for
+standard input; see 'spac stats --help' for the input flags) or a generator
+built in-process: kron:scale=S[,ef=16][,a=0.57,b=0.19,c=0.19][,seed=N]
+(Graph500's Kronecker graph) or road:nx=X,ny=Y[,extra=0.25][,seed=N] (a
+road-like grid, thousands of levels). A general Matrix Market file is a
+directed graph, a symmetric one, a METIS graph and an edge list (unless
+--directed) undirected; --undirected symmetrizes any input.
+
+Vertex ids are 0-based in flags and arrays whatever the file's numbering: a
+Matrix Market file's vertex 1 is 0 here. --relabel renumbers inside only.
+
+Roots: --roots N random vertices with an edge to another vertex (Graph500
+draws 64), from --seed; or --root V alone.
+
+Every result is validated (--no-validate skips it): ` + checks + `. A
+failed check prints the table, names the first violation and exits with
+status 1.
+
+One row per strategy, over the roots:
+  ms/root        the median time of one search (validation not included)
+  TEPS           Graph500's traversed edges per second: the input edges of
+                 what the root reaches (each undirected edge once,
+                 duplicates and self-loops included) over the time;
+                 harmonic mean over the roots
+  inspected/s    the arcs (directed edges) the search actually looked at
+                 over the time, harmonic mean: what memory bandwidth
+                 bounds. Not TEPS: an undirected edge is two arcs, and a
+                 direction-optimizing BFS skips arcs, so never compare the two
+  levels         ` + levels + ` (the most over the roots)
+  inspected      arcs looked at per search (mean over the roots)
+  valid          yes, not checked, or the first violation
+--format csv gives the same columns; json adds every root's figures.
+
+--out DIR writes the last root's arrays, from the last strategy run, in
+input ids: ` + arrays + `.
+DIR is replaced as a whole and may hold nothing else.
+
+Without --gpu the CPU references run, on every core. --gpu runs the GPU
+engine's strategies; this build has no GPU traversal engine yet, and --gpu
+says so and exits with status 1.`
+}
+
+// oneGraph accepts exactly one positional argument, the graph.
+func oneGraph(c *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return usagef("%s takes one graph (a file, - for standard input, or kron:... / road:...), got %d arguments\nsee '%s --help'", c.Name(), len(args), c.CommandPath())
+	}
+	return nil
+}
+
+// arrayFiles are the files --out writes for p.
+func arrayFiles(p problem) []string {
+	if p == problemSSSP {
+		return []string{"dist.npy", "pred.npy"}
+	}
+	return []string{"depth.npy", "parent.npy"}
+}
+
+// traverseSetup is the parsed command line.
+type traverseSetup struct {
+	strategies []string
+	opt        graph.Options
+	weights    string // "auto" or graph.Weights' spelling
+	validate   bool
+}
+
+func (f *traverseFlags) parse(c *cobra.Command, p problem) (*traverseSetup, error) {
+	st := &traverseSetup{validate: f.validate && !f.noValidate}
+	fl := c.Flags()
+	if fl.Changed("validate") && fl.Changed("no-validate") && f.validate && f.noValidate {
+		return nil, usagef("--validate and --no-validate contradict each other: give one")
+	}
+	if fl.Changed("roots") && fl.Changed("root") {
+		return nil, usagef("--roots %d and --root %d: give one (random roots, or that vertex alone)", f.roots, f.root)
+	}
+	checks := []error{
+		intIn("roots", f.roots, 1, maxCount, "random roots to search from"),
+		intIn("root", f.root, 0, maxCount, "a vertex id, 0-based"),
+		intIn("device", f.device, 0, maxCount, "a GPU ordinal"),
+	}
+	if p == problemSSSP {
+		checks = append(checks, floatIn("delta", f.delta, 0, math.MaxFloat32, false, "a bucket width; 0 picks the mean arc weight"))
+	} else {
+		checks = append(checks,
+			floatIn("alpha", f.alpha, 0, math.Inf(1), true, "direction-optimizing's top-down to bottom-up threshold"),
+			floatIn("beta", f.beta, 0, math.Inf(1), true, "direction-optimizing's bottom-up to top-down threshold"))
+	}
+	if err := firstErr(checks...); err != nil {
+		return nil, err
+	}
+	if f.in.model != "" {
+		return nil, usagef("--model %s: %s reads the input as a graph's adjacency; --model does not apply", f.in.model, p)
+	}
+	if f.in.asStored {
+		return nil, usagef("--as-stored: %s reads a symmetric matrix as an undirected graph; --as-stored does not apply", p)
+	}
+	relabel, err := graph.ParseRelabel(f.relabel)
+	if err != nil {
+		return nil, usagef("--relabel: %v", err)
+	}
+	st.opt = graph.Options{Undirected: f.undirected, Dedupe: f.dedupe, DropSelfLoops: f.dropSelfLoops,
+		Relabel: relabel, Seed: uint64(f.seed)}
+	if p == problemSSSP {
+		st.weights = strings.ToLower(strings.TrimSpace(f.weights))
+		if st.weights != "auto" {
+			w, err := graph.ParseWeights(st.weights)
+			if err != nil {
+				return nil, usagef("--weights: %v, or auto", err)
+			}
+			if w.Kind == graph.NoWeights {
+				return nil, usagef("--weights none: shortest paths need weights (file, uniform-int:W, uniform-float or auto)")
+			}
+			st.opt.Weights = w
+		}
+	}
+	names := cpuStrategyNames(p)
+	if f.useGPU {
+		if names, err = gpuStrategyNames(p); err != nil {
+			return nil, err
+		}
+	}
+	if st.strategies, err = parseStrategies(f.strategy, names); err != nil {
+		return nil, err
+	}
+	// Bottom-up steps pull over in-arcs: a directed graph needs its
+	// transpose (an undirected one shares its arcs).
+	st.opt.Transpose = p == problemBFS && (f.useGPU || slices.Contains(st.strategies, cpuStrategies.String(cpuDirectionOptimizing)))
+	return st, nil
+}
+
+// parseStrategies reads --strategy: all, or a comma-separated list of names.
+func parseStrategies(list string, names []string) ([]string, error) {
+	if strings.EqualFold(strings.TrimSpace(list), "all") {
+		return names, nil
+	}
+	table := words("strategy", names...)
+	s, err := table.ParseList(list)
+	if err == nil && len(s) == 0 {
+		err = fmt.Errorf("no strategy given (want all or %s)", table.List())
+	}
+	if err != nil {
+		return nil, usagef("--strategy: %v", err)
+	}
+	return s, nil
+}
+
+// loadTraversalGraph builds the graph of arg: a generator spec or a file.
+func loadTraversalGraph(arg string, f *traverseFlags, st *traverseSetup, p problem, notice io.Writer) (*graph.Graph, error) {
+	var e *graph.Edges
+	if gen.IsSpec(arg) {
+		g, err := gen.Parse(arg, uint64(f.seed))
+		if err != nil {
+			return nil, usageError{err}
+		}
+		if e, err = g.Generate(); err != nil {
+			return nil, err
+		}
+	} else {
+		cfg, err := f.in.config()
+		if err != nil {
+			return nil, err
+		}
+		read := cfg.Read
+		read.Progress, read.Notice = f.in.progress().Writer(), notice
+		m, err := matrices.Open(arg, read)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = graph.FromCOO(m); err != nil {
+			return nil, err
+		}
+	}
+	if p == problemSSSP && st.weights == "auto" {
+		st.opt.Weights = graph.Weights{Kind: graph.UniformFloat}
+		if e.Val != nil {
+			st.opt.Weights = graph.Weights{Kind: graph.FileWeights}
+		}
+	}
+	return graph.Build(e, st.opt)
+}
+
+// rootRun is one search's figures.
+type rootRun struct {
+	Root          int32   `json:"root"` // input id
+	Ms            float64 `json:"ms"`
+	InputEdges    int64   `json:"input_edges"`
+	TEPS          float64 `json:"teps"`
+	Inspected     int64   `json:"inspected"`
+	InspectedRate float64 `json:"inspected_per_s"`
+	Levels        int     `json:"levels,omitempty"`
+	Valid         string  `json:"valid"`
+}
+
+// strategyRow is one strategy's line: its figures over the roots.
+type strategyRow struct {
+	Strategy        string    `json:"strategy"`
+	Roots           int       `json:"roots"`
+	MedianMs        float64   `json:"ms_per_root_median"`
+	TEPS            float64   `json:"teps_hmean"`
+	InspectedRate   float64   `json:"inspected_per_s_hmean"`
+	Levels          int       `json:"levels_max,omitempty"`
+	InspectedPerRun float64   `json:"inspected_per_root_mean"`
+	Valid           string    `json:"valid"`
+	Runs            []rootRun `json:"runs"`
+	failed          bool
+}
+
+// traverseReport is what the command prints.
+type traverseReport struct {
+	Problem    string        `json:"problem"`
+	Graph      string        `json:"graph"`
+	Vertices   int           `json:"vertices"`
+	InputEdges int64         `json:"input_edges"`
+	Arcs       int64         `json:"arcs"`
+	Directed   bool          `json:"directed"`
+	Weights    string        `json:"weights,omitempty"`
+	Engine     string        `json:"engine"`
+	Validated  bool          `json:"validated"`
+	RootsFrom  string        `json:"roots_from"`
+	Roots      []int32       `json:"roots"` // input ids, in the order searched
+	Rows       []strategyRow `json:"strategies"`
+}
+
+func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) error {
+	st, err := f.parse(c, p)
+	if err != nil {
+		return err
+	}
+	if err := checkOutputDir(c, "out", func(dir string) error {
+		return output.CheckDir(dir, func(name string) bool { return slices.Contains(arrayFiles(p), name) })
+	}); err != nil {
+		return err
+	}
+	ctx := c.Context()
+	prog := f.in.progress()
+	start := time.Now()
+	g, err := loadTraversalGraph(arg, f, st, p, c.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	prog.Printf("%s: %d vertices, %d input edges, %d arcs (built in %.2f s)", g.Name, g.NumVertices, g.InputEdges, g.NumArcs(), time.Since(start).Seconds())
+	roots, err := pickRoots(c, g, f)
+	if err != nil {
+		return err
+	}
+	var t traverser
+	if f.useGPU {
+		if t, err = openGPU(ctx, g, p, f.device); err != nil {
+			return err
+		}
+	} else {
+		t = &cpuTraverser{g: g, p: p, par: cpuParams{alpha: f.alpha, beta: f.beta, delta: float32(f.delta)}}
+	}
+	defer t.Close()
+	rep := &traverseReport{Problem: p.String(), Graph: g.Name, Vertices: g.NumVertices, InputEdges: g.InputEdges,
+		Arcs: g.NumArcs(), Directed: g.Directed, Engine: fmt.Sprintf("cpu (%d threads)", runtime.GOMAXPROCS(0)), Validated: st.validate}
+	if f.useGPU {
+		rep.Engine = fmt.Sprintf("gpu %d", f.device)
+	}
+	rep.RootsFrom = fmt.Sprintf("%d random roots of degree > 0 (seed %d)", len(roots), f.seed)
+	if c.Flags().Changed("root") {
+		rep.RootsFrom = fmt.Sprintf("root %d", f.root)
+	}
+	for _, r := range roots {
+		rep.Roots = append(rep.Roots, inputID(g, r))
+	}
+	if p == problemSSSP {
+		rep.Weights = st.opt.Weights.String()
+		if st.weights == "auto" {
+			rep.Weights += " (auto)"
+		}
+	}
+	rows := make([]strategyRow, len(st.strategies))
+	for i, s := range st.strategies {
+		rows[i] = strategyRow{Strategy: s, Valid: "yes"}
+		if !st.validate {
+			rows[i].Valid = "not checked"
+		}
+	}
+	// Roots outer, strategies inner: every strategy meets the same state
+	// of caches and clocks, and the exact distances an integer-weighted
+	// SSSP is checked against are computed once per root.
+	bar := prog.Count(p.String(), len(roots))
+	var last *traversal
+	for _, root := range roots {
+		exact, err := exactDistances(g, p, root, st.validate)
+		if err != nil {
+			bar.Finish()
+			return err
+		}
+		for i, s := range st.strategies {
+			if err := ctx.Err(); err != nil {
+				bar.Finish()
+				return err
+			}
+			bar.Describe(fmt.Sprintf("%s %s", p, s))
+			res, run, err := searchOnce(ctx, t, g, p, root, s, st.validate, exact)
+			if err != nil {
+				bar.Finish()
+				return fmt.Errorf("%s %s from root %d: %w", p, s, inputID(g, root), err)
+			}
+			rows[i].add(run)
+			last = res
+		}
+		bar.Add(1)
+	}
+	bar.Finish()
+	for i := range rows {
+		rows[i].summarize()
+	}
+	rep.Rows = rows
+	if err := writeTraverse(c.OutOrStdout(), f.format, rep); err != nil {
+		return err
+	}
+	if f.out != "" && last != nil {
+		if err := writeArrays(ctx, f.out, p, g, last); err != nil {
+			return err
+		}
+		prog.Printf("wrote %s/%s", strings.TrimSuffix(f.out, "/"), strings.Join(arrayFiles(p), " and "))
+	}
+	var failed []string
+	for _, r := range rows {
+		if r.failed {
+			failed = append(failed, r.Strategy+": "+r.Valid)
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d strategies failed validation:\n  %s", len(failed), len(rows), strings.Join(failed, "\n  "))
+	}
+	return nil
+}
+
+// pickRoots is --root (checked against the vertices, mapped to the graph's
+// ids) or --roots random roots of degree > 0.
+func pickRoots(c *cobra.Command, g *graph.Graph, f *traverseFlags) ([]int32, error) {
+	if !c.Flags().Changed("root") {
+		roots, err := g.Roots(f.roots, uint64(f.seed))
+		if err != nil {
+			return nil, err
+		}
+		if len(roots) < f.roots {
+			fmt.Fprintf(c.ErrOrStderr(), "note: %d roots, not %d: only %d vertices have an edge to another vertex\n", len(roots), f.roots, len(roots))
+		}
+		return roots, nil
+	}
+	if g.NumVertices == 0 {
+		return nil, usagef("--root %d: %s has no vertices", f.root, g.Name)
+	}
+	if err := intIn("root", f.root, 0, g.NumVertices-1, "the vertices of "+g.Name+", 0-based whatever the file's numbering"); err != nil {
+		return nil, err
+	}
+	r := int32(f.root)
+	if g.NewID != nil {
+		r = g.NewID[r]
+	}
+	return []int32{r}, nil
+}
+
+// inputID is the input's id of graph vertex v.
+func inputID(g *graph.Graph, v int32) int32 {
+	if g.OldID == nil || v < 0 {
+		return v
+	}
+	return g.OldID[v]
+}
+
+// exactDistances are exact Dijkstra's distances from root when an
+// integer-weighted SSSP is validated (nil otherwise).
+func exactDistances(g *graph.Graph, p problem, root int32, check bool) ([]int64, error) {
+	if p != problemSSSP || !check || !g.Integer {
+		return nil, nil
+	}
+	d, _, err := ref.DijkstraInt(g, root)
+	return d, err
+}
+
+// searchOnce runs, times and (when check) validates one search.
+func searchOnce(ctx context.Context, t traverser, g *graph.Graph, p problem, root int32, s string, check bool, exact []int64) (*traversal, rootRun, error) {
+	start := time.Now()
+	res, err := t.Run(ctx, root, s)
+	elapsed := time.Since(start)
+	if err != nil {
+		return nil, rootRun{}, err
+	}
+	if res.Elapsed > 0 {
+		elapsed = res.Elapsed
+	}
+	elapsed = max(elapsed, time.Nanosecond)
+	edges := g.ReachedInputEdges(res.Parent)
+	run := rootRun{Root: inputID(g, root), Ms: float64(elapsed) / 1e6, InputEdges: edges,
+		TEPS: validate.TEPS(edges, elapsed), Inspected: res.Inspected,
+		InspectedRate: validate.InspectedPerSecond(res.Inspected, elapsed), Levels: res.Levels, Valid: "not checked"}
+	if check {
+		var verr error
+		if p == problemSSSP {
+			verr = validate.SSSP(g, root, res.Dist, res.Parent)
+			if verr == nil && exact != nil {
+				verr = validate.SameIntDistances(res.Dist, exact)
+			}
+		} else {
+			verr = validate.BFS(g, root, res.Parent, res.Depth)
+		}
+		run.Valid = "yes"
+		if verr != nil {
+			run.Valid = verr.Error()
+			if g.NewID != nil {
+				run.Valid += " (vertex ids after --relabel)"
+			}
+		}
+	}
+	return res, run, nil
+}
+
+func (r *strategyRow) add(run rootRun) {
+	r.Runs = append(r.Runs, run)
+	if run.Valid != "yes" && run.Valid != "not checked" && !r.failed {
+		r.failed = true
+		r.Valid = fmt.Sprintf("root %d: %s", run.Root, run.Valid)
+	}
+}
+
+// summarize computes the row's figures from its runs.
+func (r *strategyRow) summarize() {
+	r.Roots = len(r.Runs)
+	ms, teps, rate := make([]float64, r.Roots), make([]float64, r.Roots), make([]float64, r.Roots)
+	var inspected float64
+	for i, run := range r.Runs {
+		ms[i], teps[i], rate[i] = run.Ms, run.TEPS, run.InspectedRate
+		inspected += float64(run.Inspected)
+		r.Levels = max(r.Levels, run.Levels)
+	}
+	r.MedianMs = median(ms)
+	r.TEPS, r.InspectedRate = validate.HarmonicMean(teps), validate.HarmonicMean(rate)
+	if r.Roots > 0 {
+		r.InspectedPerRun = inspected / float64(r.Roots)
+	}
+}
+
+func median(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	s := slices.Clone(x)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// si writes x with an SI prefix and three significant digits: 52.3M.
+func si(x float64) string {
+	for _, u := range []struct {
+		p string
+		f float64
+	}{{"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"k", 1e3}} {
+		if math.Abs(x) >= u.f {
+			return strconv.FormatFloat(x/u.f, 'g', 3, 64) + u.p
+		}
+	}
+	return strconv.FormatFloat(x, 'g', 3, 64)
+}
+
+func levelsText(l int) string {
+	if l == 0 {
+		return "-"
+	}
+	return strconv.Itoa(l)
+}
+
+var traverseCSVHeader = []string{"problem", "graph", "vertices", "input_edges", "arcs", "directed", "weights", "engine",
+	"strategy", "roots", "ms_per_root_median", "teps_hmean", "inspected_per_s_hmean", "levels_max", "inspected_per_root_mean", "valid"}
+
+func writeTraverse(w io.Writer, format outputFormat, rep *traverseReport) error {
+	switch format {
+	case formatJSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	case formatCSV:
+		cw := csv.NewWriter(w)
+		cw.Write(traverseCSVHeader)
+		for _, r := range rep.Rows {
+			levels := ""
+			if r.Levels > 0 {
+				levels = strconv.Itoa(r.Levels)
+			}
+			cw.Write([]string{rep.Problem, rep.Graph, strconv.Itoa(rep.Vertices), strconv.FormatInt(rep.InputEdges, 10),
+				strconv.FormatInt(rep.Arcs, 10), strconv.FormatBool(rep.Directed), rep.Weights, rep.Engine, r.Strategy,
+				strconv.Itoa(r.Roots), fmt.Sprintf("%.4f", r.MedianMs), fmt.Sprintf("%.6g", r.TEPS), fmt.Sprintf("%.6g", r.InspectedRate),
+				levels, fmt.Sprintf("%.1f", r.InspectedPerRun), r.Valid})
+		}
+		cw.Flush()
+		return cw.Error()
+	}
+	kind := "undirected"
+	if rep.Directed {
+		kind = "directed"
+	}
+	fmt.Fprintf(w, "%s on %s: %s, %d vertices, %d input edges, %d arcs", rep.Problem, rep.Graph, kind, rep.Vertices, rep.InputEdges, rep.Arcs)
+	if rep.Weights != "" {
+		fmt.Fprintf(w, ", weights %s", rep.Weights)
+	}
+	fmt.Fprintln(w)
+	check := "validated by the Graph500 rules"
+	if !rep.Validated {
+		check = "not validated (--no-validate)"
+	}
+	fmt.Fprintf(w, "%s, %s, %s\n\n", rep.RootsFrom, rep.Engine, check)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "strategy\troots\tms/root (median)\tTEPS (Graph500, hmean)\tinspected/s (arcs, hmean)\tlevels\tinspected/root\tvalid\t\n")
+	var notes []string
+	for _, r := range rep.Rows {
+		valid := r.Valid
+		if r.failed {
+			valid = "NO, see below"
+			notes = append(notes, fmt.Sprintf("%s: %s", r.Strategy, r.Valid))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%s\t%s\t%s\t%s\t%s\t\n", r.Strategy, r.Roots, r.MedianMs, si(r.TEPS), si(r.InspectedRate),
+			levelsText(r.Levels), si(r.InspectedPerRun), valid)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(w, "\ninvalid: %s\n", n)
+	}
+	return nil
+}
+
+// writeArrays writes res's arrays into dir as .npy files, in input ids
+// (output.WriteDir: the set replaces the directory as a whole).
+func writeArrays(ctx context.Context, dir string, p problem, g *graph.Graph, res *traversal) error {
+	parent := inInputIDs(g, res.Parent, true)
+	i32 := func(name string, a []int32) output.File {
+		return output.File{Name: name, Fill: func(w io.Writer) error { return schedule.WriteNPYInt32(w, a) }}
+	}
+	var files []output.File
+	if p == problemSSSP {
+		dist := make([]float64, g.NumVertices)
+		for i := range dist {
+			v := int32(i)
+			if g.NewID != nil {
+				v = g.NewID[i]
+			}
+			dist[i] = float64(res.Dist[v])
+		}
+		files = []output.File{
+			{Name: "dist.npy", Fill: func(w io.Writer) error { return schedule.WriteNPYFloat64(w, dist) }},
+			i32("pred.npy", parent),
+		}
+	} else {
+		files = []output.File{i32("depth.npy", inInputIDs(g, res.Depth, false)), i32("parent.npy", parent)}
+	}
+	owned := func(name string) bool { return slices.Contains(arrayFiles(p), name) }
+	return output.WriteDir(ctx, dir, owned, files)
+}
+
+// inInputIDs reorders a per-vertex array from the graph's ids to the
+// input's; ids says its values are vertex ids too (-1 stays -1).
+func inInputIDs(g *graph.Graph, a []int32, ids bool) []int32 {
+	if g.NewID == nil {
+		return a
+	}
+	out := make([]int32, len(a))
+	for i := range out {
+		x := a[g.NewID[i]]
+		if ids {
+			x = inputID(g, x)
+		}
+		out[i] = x
+	}
+	return out
+}

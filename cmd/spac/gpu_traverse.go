@@ -6,6 +6,18 @@ package main
 // traverser interface (traverser.go): Strategies from the engine's list,
 // Run from its BFS / SSSP. Until then --gpu fails with errNoGPUEngine
 // before any input is read; nothing here ever returns a result.
+//
+// The adapter, when the engine is there (a sketch):
+//
+//	gpuStrategyNames: the engine's strategy names for p, known before the
+//	  graph is read (so that a wrong --strategy is refused at once)
+//	openGPU: d, err := gpu.Open(device) (gpu.ErrNoCUDA in a plain build),
+//	  then traversal.Open(d, g); Close closes both
+//	Run: Engine.BFS or Engine.SSSP from root with the strategy, into a
+//	  traversal in the graph's ids (Parent, Depth or Dist, Levels,
+//	  Inspected) with Elapsed the engine's own time of the search
+//
+// The command times, validates, reports and writes --out around it.
 
 import (
 	"context"

@@ -182,7 +182,7 @@ type traverseSetup struct {
 	validate   bool
 }
 
-func (f *traverseFlags) parse(c *cobra.Command, p problem) (*traverseSetup, error) {
+func (f *traverseFlags) parse(c *cobra.Command, p problem, arg string) (*traverseSetup, error) {
 	st := &traverseSetup{validate: f.validate && !f.noValidate}
 	fl := c.Flags()
 	if fl.Changed("validate") && fl.Changed("no-validate") && f.validate && f.noValidate {
@@ -209,8 +209,18 @@ func (f *traverseFlags) parse(c *cobra.Command, p problem) (*traverseSetup, erro
 	if f.in.model != "" {
 		return nil, usagef("--model %s: %s reads the input as a graph's adjacency; --model does not apply", f.in.model, p)
 	}
+	if gen.IsSpec(arg) {
+		for _, name := range []string{"input-format", "directed", "base", "header", "max-dimension"} {
+			if fl.Changed(name) {
+				return nil, usagef("--%s reads files; %s is generated (drop the flag, or give a file)", name, arg)
+			}
+		}
+	}
 	if f.in.asStored {
 		return nil, usagef("--as-stored: %s reads a symmetric matrix as an undirected graph; --as-stored does not apply", p)
+	}
+	if _, err := f.in.config(); err != nil {
+		return nil, err
 	}
 	relabel, err := graph.ParseRelabel(f.relabel)
 	if err != nil {
@@ -263,17 +273,23 @@ func parseStrategies(list string, names []string) ([]string, error) {
 }
 
 // loadTraversalGraph builds the graph of arg: a generator spec or a file.
-func loadTraversalGraph(arg string, f *traverseFlags, st *traverseSetup, p problem, notice io.Writer) (*graph.Graph, error) {
+// Its stages (generate or read, build) show on a terminal.
+func loadTraversalGraph(arg string, f *traverseFlags, st *traverseSetup, p problem, notice io.Writer) (g *graph.Graph, err error) {
+	start := time.Now()
+	stages := f.in.progress().Stages("graph")
+	defer func() { stages.End(err == nil, time.Since(start)) }()
 	var e *graph.Edges
 	if gen.IsSpec(arg) {
-		g, err := gen.Parse(arg, uint64(f.seed))
+		spec, err := gen.Parse(arg, uint64(f.seed))
 		if err != nil {
 			return nil, usageError{err}
 		}
-		if e, err = g.Generate(); err != nil {
+		stages.Begin("generate")
+		if e, err = spec.Generate(); err != nil {
 			return nil, err
 		}
 	} else {
+		stages.Begin("read")
 		cfg, err := f.in.config()
 		if err != nil {
 			return nil, err
@@ -294,6 +310,7 @@ func loadTraversalGraph(arg string, f *traverseFlags, st *traverseSetup, p probl
 			st.opt.Weights = graph.Weights{Kind: graph.FileWeights}
 		}
 	}
+	stages.Begin("build")
 	return graph.Build(e, st.opt)
 }
 
@@ -340,7 +357,7 @@ type traverseReport struct {
 }
 
 func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) error {
-	st, err := f.parse(c, p)
+	st, err := f.parse(c, p, arg)
 	if err != nil {
 		return err
 	}
@@ -351,12 +368,10 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 	}
 	ctx := c.Context()
 	prog := f.in.progress()
-	start := time.Now()
 	g, err := loadTraversalGraph(arg, f, st, p, c.ErrOrStderr())
 	if err != nil {
 		return err
 	}
-	prog.Printf("%s: %d vertices, %d input edges, %d arcs (built in %.2f s)", g.Name, g.NumVertices, g.InputEdges, g.NumArcs(), time.Since(start).Seconds())
 	roots, err := pickRoots(c, g, f)
 	if err != nil {
 		return err

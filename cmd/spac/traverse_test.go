@@ -265,6 +265,8 @@ func TestTraverseUsage(t *testing.T) {
 		{[]string{"bfs", missing, "--format", "xml"}, 2, "table, csv or json"},
 		{[]string{"bfs", "kron:scale=99"}, 2, "scale"},
 		{[]string{"bfs", "road:nx=4,ny=4,wat=1"}, 2, "unknown parameter"},
+		{[]string{"bfs", missing, "--base", "2"}, 2, "--base"},
+		{[]string{"bfs", "road:side=4", "--directed"}, 2, "--directed reads files"},
 		{[]string{"bfs"}, 2, "one graph"},
 		{[]string{"bfs", missing}, 1, "none.mtx"},
 		{[]string{"sssp", writeFile(t, "p.txt", "0 1\n"), "--weights", "file"}, 1, "no values"},

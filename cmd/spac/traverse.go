@@ -68,6 +68,11 @@ func traverseCommand(p problem) *cobra.Command {
 	}
 	f.in.register(c)
 	fl := c.Flags()
+	for _, name := range []string{"model", "as-stored"} { // the locality graph's: refused here
+		if err := fl.MarkHidden(name); err != nil {
+			panic(err)
+		}
+	}
 	fl.BoolVar(&f.useGPU, "gpu", false, "run the GPU engine's strategies instead of the CPU references")
 	fl.IntVar(&f.device, "device", 0, "GPU ordinal (with --gpu)")
 	fl.StringVar(&f.strategy, "strategy", "all", "strategies to run, comma-separated, or all: "+strings.Join(cpuStrategyNames(p), ", ")+" on the CPU; with --gpu the engine's")
@@ -101,7 +106,7 @@ direction-optimizing BFS (direction-optimizing, --alpha and --beta).`
 	checks := `the parents form a tree rooted at the root, tree edges join levels one
 apart, no edge spans more than one level, the tree reaches exactly what the
 root reaches, every parent edge is an edge of the graph`
-	levels := "the largest depth + 1"
+	levels := "the largest depth + 1, the most over the roots"
 	if p == problemSSSP {
 		what = `Shortest paths from each root with every strategy: Dijkstra with a binary
 heap (dijkstra) and a parallel delta-stepping (delta-stepping, --delta).
@@ -112,12 +117,12 @@ kernel computes it (--weights).`
 		checks = `d(root) = 0, d(v) <= d(u) + w on every edge, every reached vertex has a
 predecessor p with d(v) == d(p) + w exactly in float32, the predecessors
 form a tree; with integer weights the distances also equal exact Dijkstra's`
-		levels = "the strategy's iterations, - where it does not count them"
+		levels = "the strategy's iterations, the most over the roots; -\n                 where it does not count them (the CPU references)"
 	}
 	return what + `
 
 GRAPH is a file (Matrix Market, edge list or METIS, gzip or not, - for
-standard input; see 'spac stats --help' for the input flags) or a generator
+standard input; the input flags below apply) or a generator
 built in-process: kron:scale=S[,ef=16][,a=0.57,b=0.19,c=0.19][,seed=N]
 (Graph500's Kronecker graph) or road:nx=X,ny=Y[,extra=0.25][,seed=N] (a
 road-like grid, thousands of levels). A general Matrix Market file is a
@@ -130,8 +135,9 @@ Matrix Market file's vertex 1 is 0 here. --relabel renumbers inside only.
 Roots: --roots N random vertices with an edge to another vertex (Graph500
 draws 64), from --seed; or --root V alone.
 
-Every result is validated (--no-validate skips it): ` + checks + `. A
-failed check prints the table, names the first violation and exits with
+Every result is validated (--no-validate skips it):
+` + checks + `.
+A failed check prints the table, names the first violation and exits with
 status 1.
 
 One row per strategy, over the roots:
@@ -144,9 +150,10 @@ One row per strategy, over the roots:
                  over the time, harmonic mean: what memory bandwidth
                  bounds. Not TEPS: an undirected edge is two arcs, and a
                  direction-optimizing BFS skips arcs, so never compare the two
-  levels         ` + levels + ` (the most over the roots)
+  levels         ` + levels + `
   inspected      arcs looked at per search (mean over the roots)
-  valid          yes, not checked, or the first violation
+  valid          yes, not checked, or NO with the first violation under the
+                 table (csv and json: the violation itself)
 --format csv gives the same columns; json adds every root's figures.
 
 --out DIR writes the last root's arrays, from the last strategy run, in
@@ -581,17 +588,27 @@ func median(x []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// si writes x with an SI prefix and three significant digits: 52.3M.
+// si writes x >= 0 with an SI prefix and three significant digits: 52.3M,
+// 28.0M, 119k.
 func si(x float64) string {
+	prefix := ""
 	for _, u := range []struct {
 		p string
 		f float64
 	}{{"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"k", 1e3}} {
-		if math.Abs(x) >= u.f {
-			return strconv.FormatFloat(x/u.f, 'g', 3, 64) + u.p
+		if x >= u.f {
+			x, prefix = x/u.f, u.p
+			break
 		}
 	}
-	return strconv.FormatFloat(x, 'g', 3, 64)
+	digits := 2
+	switch {
+	case x >= 99.95:
+		digits = 0
+	case x >= 9.995:
+		digits = 1
+	}
+	return strconv.FormatFloat(x, 'f', digits, 64) + prefix
 }
 
 func levelsText(l int) string {

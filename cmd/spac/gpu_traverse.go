@@ -9,8 +9,9 @@ package main
 //
 // The adapter, when the engine is there (a sketch):
 //
-//	gpuStrategyNames: the engine's strategy names for p, known before the
-//	  graph is read (so that a wrong --strategy is refused at once)
+//	gpuStrategyNames: the engine's strategy names for p (those that
+//	  support it; the negative ones as extra), known before the graph is
+//	  read, so that a wrong --strategy is refused at once
 //	openGPU: d, err := gpu.Open(device) (gpu.ErrNoCUDA in a plain build),
 //	  then traversal.Open(d, g); Close closes both
 //	Run: Engine.BFS or Engine.SSSP from root with the strategy, into a
@@ -28,9 +29,9 @@ import (
 
 var errNoGPUEngine = errors.New("GPU traversal: the engine is not in this build yet (run without --gpu for the CPU references)")
 
-// gpuStrategyNames are the GPU strategies of p, which --strategy takes
-// with --gpu.
-func gpuStrategyNames(p problem) ([]string, error) { return nil, errNoGPUEngine }
+// gpuStrategyNames are the GPU strategies of p that --strategy all runs,
+// and the extra ones it takes only when named (negative tests).
+func gpuStrategyNames(p problem) (all, extra []string, err error) { return nil, nil, errNoGPUEngine }
 
 // openGPU opens the GPU engine for p on device with g uploaded.
 func openGPU(ctx context.Context, g *graph.Graph, p problem, device int) (traverser, error) {

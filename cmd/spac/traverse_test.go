@@ -344,3 +344,33 @@ func TestTraverseCatchesPlantedBug(t *testing.T) {
 		}
 	}
 }
+
+// TestParseStrategies: all runs the names in order, a list may also name
+// the extra ones (negative tests), a repeated name runs once, a wrong one
+// is a usage error listing them all.
+func TestParseStrategies(t *testing.T) {
+	names, extra := []string{"a", "b"}, []string{"racy"}
+	for _, tc := range []struct {
+		list string
+		want []string
+		err  string
+	}{
+		{"all", []string{"a", "b"}, ""},
+		{" ALL ", []string{"a", "b"}, ""},
+		{"b,a,b", []string{"b", "a"}, ""},
+		{"racy", []string{"racy"}, ""},
+		{"c", nil, "a, b or racy"},
+		{"", nil, "no strategy"},
+	} {
+		got, err := parseStrategies(tc.list, names, extra)
+		if tc.err != "" {
+			if exitCode(err) != 2 || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want a usage error with %q", tc.list, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %v, %v; want %v", tc.list, got, err, tc.want)
+		}
+	}
+}

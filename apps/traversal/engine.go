@@ -1,0 +1,656 @@
+package traversal
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/spac-gpu/spac/apps/traversal/graph"
+	"github.com/spac-gpu/spac/gpu"
+)
+
+// traversalPTX is kernels/traversal.ptx, made from traversal.cu by 'make ptx'.
+//
+//go:embed kernels/traversal.ptx
+var traversalPTX string
+
+// ops are the operator instances of traversal.cu: BFS with and without
+// culling, SSSP with culling.
+var ops = []string{"bfs", "bfs_nc", "sssp"}
+
+// policies are the kernel templates instantiated for every operator.
+var policies = []string{"thread", "topo", "edge", "edgechunk", "lb", "twc", "ns", "hp", "flags"}
+
+// Module holds the traversal kernels.
+var Module = gpu.PTXModule{Name: "traversal", PTX: traversalPTX, Entries: moduleEntries()}
+
+func moduleEntries() []string {
+	out := []string{"lb_degrees_k", "coo_sources", "init", "init_racy", "post", "tp1_sssp", "tp2_sssp", "tp1_sssp_racy", "tp2_sssp_racy"}
+	for _, p := range policies {
+		for _, o := range ops {
+			out = append(out, p+"_"+o)
+		}
+	}
+	return out
+}
+
+// The constants of traversal.cu: THREADS, LBTILE, the control block's
+// words and the mail's slots.
+const (
+	threads    = 256
+	lbTile     = threads * 4
+	cIn        = 0
+	cCap       = 6
+	ctlWords   = 16
+	mailSlots  = 4
+	mailWords  = 4
+	edgeChunk  = 8
+	wdBelow    = 1024
+	gridPerSM  = 8
+	defaultK   = 16
+	twcWarp    = 32
+	twcCTA     = 512
+	maxLevelsK = 1024
+)
+
+// Options tune an Engine; the zero value takes the defaults.
+type Options struct {
+	// LevelsPerGraph is how many levels one captured CUDA graph runs
+	// (default 16); the host launches graphs two ahead of the posts it
+	// reads, so it never waits for a level.
+	LevelsPerGraph int
+	// TWCWarp and TWCBlock are TWC's thresholds (32 and 512): a vertex of
+	// at least TWCBlock arcs is expanded by a block, of at least TWCWarp by
+	// a warp.
+	TWCWarp, TWCBlock int
+	// MDT is node splitting's and hierarchical processing's threshold
+	// (0: from the degree histogram, MDT with MDTBins bins).
+	MDT int
+	// WDBelow is the frontier size below which hierarchical processing
+	// runs workload decomposition alone (default 1024).
+	WDBelow int
+}
+
+// Result is one traversal, in package ref's layout: BFS fills Parent and
+// Depth (-1 unreached; the root its own parent at depth 0), SSSP Dist
+// (+Inf unreached) and Pred (-1 unreached, the root its own).
+type Result struct {
+	Algorithm Algorithm
+	Strategy  Strategy
+	Root      int32
+	Parent    []int32
+	Depth     []int32
+	Dist      []float32
+	Pred      []int32
+	// Time is the traversal on the device between CUDA events (the
+	// initialization of the arrays excluded, the empty levels of the last
+	// graph included).
+	Time time.Duration
+	// Levels is the number of non-empty frontiers processed (BFS: the
+	// deepest level plus one; SSSP: the rounds).
+	Levels int
+	// Inspected is the number of arcs the kernels relaxed or visited.
+	Inspected int64
+}
+
+// Engine runs BFS and SSSP on one graph uploaded to one device. Its
+// methods must not be called concurrently.
+type Engine struct {
+	d    *gpu.Device
+	mod  *gpu.Module
+	g    *graph.Graph
+	opt  Options
+	n, m int64
+	qcap int
+	sms  int
+
+	off, adj, w, src    *gpu.Buffer
+	depth, parent, mark *gpu.Buffer
+	dp, dp2             *gpu.Buffer
+	q0, q1, deg, flags  *gpu.Buffer
+	scan, total, ctl    *gpu.Buffer
+	pstart, powner      *gpu.Buffer
+	npieces, mdt        int
+	prims               *gpu.Prims
+	mail                *gpu.Mapped
+	timer               *gpu.Interval
+	posts               uint64 // graphs launched since Open: each posts once
+	graphs              map[planKey]*gpu.Graph
+	bufs                []*gpu.Buffer
+}
+
+type planKey struct {
+	a Algorithm
+	s Strategy
+	k int
+}
+
+// Open uploads g (CSR, weights when it has them) to d and prepares the
+// kernels. Without CUDA it returns gpu.ErrNoCUDA.
+func Open(d *gpu.Device, g *graph.Graph) (*Engine, error) { return OpenWith(d, g, Options{}) }
+
+// OpenWith is Open with options.
+func OpenWith(d *gpu.Device, g *graph.Graph, opt Options) (_ *Engine, err error) {
+	if !gpu.Built {
+		return nil, gpu.ErrNoCUDA
+	}
+	if d == nil {
+		return nil, errors.New("traversal: no device")
+	}
+	if err := checkGraph(g); err != nil {
+		return nil, err
+	}
+	if err := opt.fill(g); err != nil {
+		return nil, err
+	}
+	n, m := int64(g.NumVertices), g.NumArcs()
+	e := &Engine{d: d, g: g, opt: opt, n: n, m: m, sms: max(d.Info().SMs, 1), graphs: map[planKey]*gpu.Graph{}, mdt: opt.MDT}
+	// BFS without culling may push a vertex more than once: its queues
+	// hold an arc each at most.
+	e.qcap = int(max(n, m, 1))
+	if e.qcap > math.MaxInt32-1 {
+		return nil, fmt.Errorf("traversal: %s has %d arcs: the frontier queues count in int32", g.Name, m)
+	}
+	defer func() {
+		if err != nil {
+			e.Close()
+		}
+	}()
+	if e.mod, err = d.LoadModule(Module); err != nil {
+		return nil, err
+	}
+	up := func(b **gpu.Buffer, s any, what string) error {
+		var err error
+		switch s := s.(type) {
+		case []int64:
+			*b, err = gpu.Upload(d, nonEmpty(s), what)
+		case []int32:
+			*b, err = gpu.Upload(d, nonEmpty(s), what)
+		case []float32:
+			*b, err = gpu.Upload(d, nonEmpty(s), what)
+		}
+		if err == nil {
+			e.bufs = append(e.bufs, *b)
+		}
+		return err
+	}
+	alloc := func(b **gpu.Buffer, bytes int64, what string) error {
+		var err error
+		if *b, err = d.Alloc(max(bytes, 8), what); err == nil {
+			e.bufs = append(e.bufs, *b)
+		}
+		return err
+	}
+	steps := []func() error{
+		func() error { return up(&e.off, g.Offsets, "the CSR offsets") },
+		func() error { return up(&e.adj, g.Adj, "the CSR targets") },
+		func() error {
+			if g.Weight == nil {
+				return nil
+			}
+			return up(&e.w, g.Weight, "the arc weights")
+		},
+		func() error { return alloc(&e.depth, 4*n, "the depths") },
+		func() error { return alloc(&e.parent, 4*n, "the parents") },
+		func() error { return alloc(&e.mark, 4*n, "the frontier stamps") },
+		func() error { return alloc(&e.dp, 8*n, "the distances and predecessors") },
+		func() error { return alloc(&e.q0, 4*int64(e.qcap), "frontier queue 0") },
+		func() error { return alloc(&e.q1, 4*int64(e.qcap), "frontier queue 1") },
+		func() error { return alloc(&e.ctl, 4*ctlWords, "the control block") },
+		func() error { return alloc(&e.total, 8, "the frontier's edge count") },
+	}
+	for _, s := range steps {
+		if err = s(); err != nil {
+			return nil, err
+		}
+	}
+	ctl := make([]int32, ctlWords)
+	ctl[cCap] = int32(e.qcap)
+	if err = gpu.Write(e.ctl, ctl, "the control block"); err != nil {
+		return nil, err
+	}
+	if e.mail, err = d.NewMapped(mailSlots * mailWords); err != nil {
+		return nil, err
+	}
+	if e.timer, err = d.NewInterval(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// nonEmpty keeps a zero-length upload legal.
+func nonEmpty[T any](s []T) []T {
+	if len(s) == 0 {
+		return make([]T, 1)
+	}
+	return s
+}
+
+// checkGraph refuses graphs the kernels cannot index.
+func checkGraph(g *graph.Graph) error {
+	if g == nil {
+		return errors.New("traversal: no graph")
+	}
+	if len(g.Offsets) != g.NumVertices+1 || int64(len(g.Adj)) != g.Offsets[g.NumVertices] {
+		return fmt.Errorf("traversal: %s: %d offsets and %d targets for %d vertices", g.Name, len(g.Offsets), len(g.Adj), g.NumVertices)
+	}
+	if g.Weight != nil && len(g.Weight) != len(g.Adj) {
+		return fmt.Errorf("traversal: %s: %d weights for %d arcs", g.Name, len(g.Weight), len(g.Adj))
+	}
+	return nil
+}
+
+// fill applies the defaults and checks the options.
+func (o *Options) fill(g *graph.Graph) error {
+	if o.LevelsPerGraph == 0 {
+		o.LevelsPerGraph = defaultK
+	}
+	if o.TWCWarp == 0 {
+		o.TWCWarp = twcWarp
+	}
+	if o.TWCBlock == 0 {
+		o.TWCBlock = twcCTA
+	}
+	if o.WDBelow == 0 {
+		o.WDBelow = wdBelow
+	}
+	switch {
+	case o.LevelsPerGraph < 1 || o.LevelsPerGraph > maxLevelsK:
+		return fmt.Errorf("traversal: %d levels per graph: want 1 to %d", o.LevelsPerGraph, maxLevelsK)
+	case o.TWCWarp < 1 || o.TWCBlock < o.TWCWarp:
+		return fmt.Errorf("traversal: TWC thresholds %d and %d: want 1 <= warp <= block", o.TWCWarp, o.TWCBlock)
+	case o.WDBelow < 1:
+		return fmt.Errorf("traversal: workload decomposition below %d entries", o.WDBelow)
+	case o.MDT < 0:
+		return fmt.Errorf("traversal: split threshold %d", o.MDT)
+	}
+	if o.MDT == 0 {
+		mdt, err := MDT(g, MDTBins)
+		if err != nil {
+			return err
+		}
+		o.MDT = mdt
+	}
+	return nil
+}
+
+// MDT is the split threshold node splitting and hierarchical processing use.
+func (e *Engine) MDT() int { return e.mdt }
+
+// Close frees the device memory.
+func (e *Engine) Close() {
+	if e == nil {
+		return
+	}
+	for _, g := range e.graphs {
+		g.Close()
+	}
+	e.graphs = nil
+	if e.prims != nil {
+		e.prims.Close()
+	}
+	if e.mail != nil {
+		e.mail.Close()
+	}
+	if e.timer != nil {
+		e.timer.Close()
+	}
+	for _, b := range e.bufs {
+		b.Free()
+	}
+	e.bufs = nil
+}
+
+// BFS runs a breadth-first search from root with strategy s.
+func (e *Engine) BFS(ctx context.Context, root int32, s Strategy) (*Result, error) {
+	return e.run(ctx, BFS, root, s)
+}
+
+// SSSP runs single-source shortest paths from root with strategy s; the
+// graph must be weighted.
+func (e *Engine) SSSP(ctx context.Context, root int32, s Strategy) (*Result, error) {
+	return e.run(ctx, SSSP, root, s)
+}
+
+func (e *Engine) grid(work int64) int {
+	return int(max(1, min((work+threads-1)/threads, int64(gridPerSM*e.sms))))
+}
+
+func (e *Engine) alloc(b **gpu.Buffer, bytes int64, what string) error {
+	if *b != nil {
+		return nil
+	}
+	var err error
+	if *b, err = e.d.Alloc(max(bytes, 8), what); err == nil {
+		e.bufs = append(e.bufs, *b)
+	}
+	return err
+}
+
+// needCOO makes the COO sources on the device (once).
+func (e *Engine) needCOO() error {
+	if e.src != nil {
+		return nil
+	}
+	if err := e.alloc(&e.src, 4*e.m, "the COO sources"); err != nil {
+		return err
+	}
+	l, err := e.mod.Launch("coo_sources", e.grid(e.n), threads, 0, gpu.Ptr(e.off), gpu.Int(int(e.n)), gpu.Ptr(e.src))
+	if err != nil {
+		return err
+	}
+	return l.Run()
+}
+
+func (e *Engine) needPrims() error {
+	if e.prims != nil {
+		return nil
+	}
+	var err error
+	e.prims, err = e.d.NewPrims(e.qcap)
+	return err
+}
+
+// needPieces uploads node splitting's pieces (once).
+func (e *Engine) needPieces() error {
+	if e.pstart != nil {
+		return nil
+	}
+	start, owner, err := pieces(e.g, e.mdt)
+	if err != nil {
+		return err
+	}
+	e.npieces = len(owner)
+	if e.pstart, err = gpu.Upload(e.d, start, "the pieces' starts"); err != nil {
+		return err
+	}
+	e.bufs = append(e.bufs, e.pstart)
+	if e.powner, err = gpu.Upload(e.d, nonEmpty(owner), "the pieces' owners"); err != nil {
+		return err
+	}
+	e.bufs = append(e.bufs, e.powner)
+	return nil
+}
+
+// level returns the work of one level of strategy s for algorithm a: the
+// launches, in order, whose last closes the level.
+func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
+	op := "bfs"
+	s1, s2 := gpu.Ptr(e.depth), gpu.Ptr(e.parent)
+	if a == SSSP {
+		op, s1, s2 = "sssp", gpu.Ptr(e.dp), 0
+	} else if s == LB {
+		op = "bfs_nc"
+	}
+	switch s {
+	case Edge, EdgeChunk:
+		if err := e.needCOO(); err != nil {
+			return nil, err
+		}
+	case LB, LBCull, Hierarchical, ScanBFS:
+		if err := e.needPrims(); err != nil {
+			return nil, err
+		}
+	case NodeSplit:
+		if err := e.needPieces(); err != nil {
+			return nil, err
+		}
+	case TwoPhase, TwoPhaseRacy:
+		if err := e.alloc(&e.dp2, 8*e.n, "the updating distances"); err != nil {
+			return nil, err
+		}
+		s1, s2 = gpu.Ptr(e.dp), gpu.Ptr(e.dp2)
+	}
+	garg := func() []uint64 {
+		var w, src uint64
+		if e.w != nil {
+			w = gpu.Ptr(e.w)
+		}
+		if e.src != nil {
+			src = gpu.Ptr(e.src)
+		}
+		return []uint64{gpu.Ptr(e.off), gpu.Ptr(e.adj), w, src, gpu.Int(int(e.n)), uint64(e.m), s1, s2, gpu.Ptr(e.mark), gpu.Ptr(e.ctl)}
+	}
+	var out []func() error
+	add := func(name string, grid int, extra ...uint64) error {
+		l, err := e.mod.Launch(name, grid, threads, 0, append(garg(), extra...)...)
+		if err != nil {
+			return err
+		}
+		out = append(out, l.Run)
+		return nil
+	}
+	q := e.grid(int64(e.qcap))
+	lbGrid := int(max(1, min((e.m+lbTile-1)/lbTile, int64(gridPerSM*e.sms))))
+	lb := func(skip int) error {
+		if err := e.alloc(&e.deg, 4*int64(e.qcap), "the frontier degrees"); err != nil {
+			return err
+		}
+		if err := e.alloc(&e.scan, 8*int64(e.qcap), "the frontier offsets"); err != nil {
+			return err
+		}
+		if err := add("lb_degrees_k", q, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.deg), gpu.Int(skip)); err != nil {
+			return err
+		}
+		out = append(out, func() error {
+			return e.prims.ExclusiveScan(e.scan, e.deg, gpu.DeviceLen(e.ctl, e.qcap), gpu.Int32, gpu.Int64, e.total)
+		})
+		return add("lb_"+op, lbGrid, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.scan), gpu.Ptr(e.total), gpu.Int(skip))
+	}
+	var err error
+	switch s {
+	case Thread:
+		err = add("thread_"+op, q, gpu.Ptr(e.q0), gpu.Ptr(e.q1), 0)
+	case Topo:
+		err = add("topo_"+op, e.grid(e.n))
+	case Edge:
+		err = add("edge_"+op, e.grid(e.m))
+	case EdgeChunk:
+		err = add("edgechunk_"+op, e.grid((e.m+edgeChunk-1)/edgeChunk))
+	case LB, LBCull:
+		err = lb(0)
+	case TWC:
+		err = add("twc_"+op, q, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Int(e.opt.TWCWarp), gpu.Int(e.opt.TWCBlock))
+	case NodeSplit:
+		err = add("ns_"+op, e.grid(int64(e.npieces)), gpu.Ptr(e.pstart), gpu.Ptr(e.powner), gpu.Int(e.npieces))
+	case Hierarchical:
+		if err = add("hp_"+op, q, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Int(e.mdt), gpu.Int(e.opt.WDBelow)); err == nil {
+			err = lb(1)
+		}
+	case ScanBFS:
+		if err = e.alloc(&e.flags, 4*e.n, "the frontier flags"); err != nil {
+			return nil, err
+		}
+		if err = add("flags_"+op, e.grid(e.n), gpu.Ptr(e.flags)); err != nil {
+			return nil, err
+		}
+		out = append(out, func() error {
+			return e.prims.Select(e.q0, nil, e.flags, gpu.HostLen(int(e.n)), gpu.Int32, e.ctl)
+		})
+		err = add("thread_"+op, e.grid(e.n), gpu.Ptr(e.q0), gpu.Ptr(e.q0), 1)
+	case TwoPhase:
+		if err = add("tp1_sssp", e.grid(e.n)); err == nil {
+			err = add("tp2_sssp", e.grid(e.n))
+		}
+	case TwoPhaseRacy:
+		if err = add("tp1_sssp_racy", e.grid(e.n)); err == nil {
+			err = add("tp2_sssp_racy", e.grid(e.n))
+		}
+	default:
+		return nil, fmt.Errorf("traversal: no strategy %s", s)
+	}
+	return out, err
+}
+
+// plan is the captured graph of k levels of s, then a post.
+func (e *Engine) plan(a Algorithm, s Strategy) (*gpu.Graph, error) {
+	key := planKey{a, s, e.opt.LevelsPerGraph}
+	if g := e.graphs[key]; g != nil {
+		return g, nil
+	}
+	body, err := e.level(a, s)
+	if err != nil {
+		return nil, err
+	}
+	post, err := e.mod.Launch("post", 1, 1, 0, gpu.Ptr(e.ctl), e.mail.Arg())
+	if err != nil {
+		return nil, err
+	}
+	g, err := e.d.Capture(func() error {
+		for range e.opt.LevelsPerGraph {
+			for _, f := range body {
+				if err := f(); err != nil {
+					return err
+				}
+			}
+		}
+		return post.Run()
+	})
+	if err != nil {
+		return nil, err
+	}
+	e.graphs[key] = g
+	return g, nil
+}
+
+// checkRun refuses what a run cannot do.
+func (e *Engine) checkRun(a Algorithm, root int32, s Strategy) error {
+	if !s.Supports(a) {
+		return fmt.Errorf("traversal: strategy %s does not run %s", s, a)
+	}
+	if root < 0 || int64(root) >= e.n {
+		return fmt.Errorf("traversal: root %d outside the %d vertices of %s", root, e.n, e.g.Name)
+	}
+	if a == SSSP && e.w == nil {
+		return fmt.Errorf("traversal: SSSP on %s, which has no weights", e.g.Name)
+	}
+	return nil
+}
+
+// run is the level loop: init, then captured graphs of k levels queued two
+// ahead of the post the host reads; it stops at the first post that shows
+// an empty frontier.
+func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy) (*Result, error) {
+	if e == nil || e.mod == nil {
+		return nil, errors.New("traversal: a closed engine")
+	}
+	if err := e.checkRun(a, root, s); err != nil {
+		return nil, err
+	}
+	g, err := e.plan(a, s)
+	if err != nil {
+		return nil, err
+	}
+	var depth, parent, st64, st64b uint64
+	if a == BFS {
+		depth, parent = gpu.Ptr(e.depth), gpu.Ptr(e.parent)
+	} else {
+		st64 = gpu.Ptr(e.dp)
+		if s == TwoPhase {
+			st64b = gpu.Ptr(e.dp2)
+		}
+	}
+	init, err := e.mod.Launch("init", e.grid(e.n), threads, 0, gpu.Int(int(e.n)), gpu.Int(int(root)), gpu.Ptr(e.ctl),
+		gpu.Ptr(e.mark), gpu.Ptr(e.q0), depth, parent, st64, st64b)
+	if err != nil {
+		return nil, err
+	}
+	if err := init.Run(); err != nil {
+		return nil, err
+	}
+	if s == TwoPhaseRacy {
+		l, err := e.mod.Launch("init_racy", e.grid(e.n), threads, 0, gpu.Int(int(e.n)), gpu.Int(int(root)), gpu.Ptr(e.dp), gpu.Ptr(e.dp2))
+		if err != nil {
+			return nil, err
+		}
+		if err := l.Run(); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.timer.Start(); err != nil {
+		return nil, err
+	}
+	launched := uint64(0)
+	launch := func() error {
+		launched++
+		return g.Launch()
+	}
+	for range 2 {
+		if err := launch(); err != nil {
+			return nil, err
+		}
+	}
+	var word [mailWords]float64
+	var level, inspected uint64
+	maxPosts := uint64(e.n+2)/uint64(e.opt.LevelsPerGraph) + 3 // every graph but the last advances k levels
+	for j := e.posts + 1; ; j++ {
+		slot := int(j%mailSlots) * mailWords
+		if err := e.mail.Await(slot+3, j); err != nil {
+			return nil, err
+		}
+		if err := e.mail.Float64s(slot, word[:]); err != nil {
+			return nil, err
+		}
+		level, inspected = math.Float64bits(word[0]), math.Float64bits(word[2])
+		if level>>32 != 0 {
+			e.posts += launched
+			_ = e.d.Sync("a traversal that overflowed")
+			return nil, fmt.Errorf("traversal: %s %s from %d: a frontier queue of %d entries overflowed", a, s, root, e.qcap)
+		}
+		if math.Float64bits(word[1]) == 0 {
+			break
+		}
+		if j-e.posts > maxPosts {
+			e.posts += launched
+			_ = e.d.Sync("a traversal that did not end")
+			return nil, fmt.Errorf("traversal: %s %s from %d did not end after %d levels", a, s, root, uint32(level))
+		}
+		if err := ctx.Err(); err != nil {
+			e.posts += launched
+			_ = e.d.Sync("a cancelled traversal")
+			return nil, err
+		}
+		if err := launch(); err != nil {
+			return nil, err
+		}
+	}
+	e.posts += launched
+	if err := e.timer.Stop(); err != nil {
+		return nil, err
+	}
+	elapsed, err := e.timer.Elapsed()
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Algorithm: a, Strategy: s, Root: root, Time: elapsed, Levels: int(uint32(level)), Inspected: int64(inspected)}
+	if a == BFS {
+		r.Depth, r.Parent = make([]int32, e.n), make([]int32, e.n)
+		if err := gpu.Download(e.depth, r.Depth, "the depths"); err != nil {
+			return nil, err
+		}
+		if err := gpu.Download(e.parent, r.Parent, "the parents"); err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	packed := make([]uint64, e.n)
+	if err := gpu.Download(e.dp, packed, "the distances"); err != nil {
+		return nil, err
+	}
+	r.Dist, r.Pred = Unpack(packed)
+	return r, nil
+}
+
+// Unpack splits SSSP's packed words (distance's float32 bits high,
+// predecessor low, 0xffffffff for none) into distances and predecessors.
+func Unpack(packed []uint64) (dist []float32, pred []int32) {
+	dist, pred = make([]float32, len(packed)), make([]int32, len(packed))
+	for i, x := range packed {
+		dist[i] = math.Float32frombits(uint32(x >> 32))
+		pred[i] = int32(uint32(x))
+	}
+	return dist, pred
+}

@@ -1,0 +1,639 @@
+// GPU BFS and SSSP: one operator per algorithm (the visit of BFS, the relax
+// of SSSP), many policies (how frontier edges map to threads), as Gunrock
+// separates them. A policy is a kernel template over the operator; a new
+// policy touches no operator and a new operator reuses every policy.
+//
+// Control: the level loop runs on the device. Every level ends in the last
+// block of its last kernel (a ticket, end_level), which moves the output
+// count to the input count, clears the output count and advances the
+// level; a kernel that finds an empty input returns at once, so a captured
+// graph of k levels costs k empty launches once the traversal is done. A
+// post kernel at the end of each graph writes the level, the frontier size
+// and the edges inspected to mapped host memory (4 slots of 4 words, the
+// post's number last), which the host reads a graph behind.
+//
+// Frontier: a stamp per vertex, mark[v] == L when v is in the frontier of
+// level L (BFS: the depth itself), and, for data-driven policies, two
+// queues of vertex ids swapped by the level's parity. Pushing v into level
+// L+1 is unique where the operator culls (BFS: the CAS on the depth; SSSP:
+// atomicExch on the stamp), so the queues never exceed n entries there.
+
+#include <stdint.h>
+
+#define THREADS 256
+
+// The control block (ctl, 16 int32 words): incount first, so that the
+// primitives read it as a device length.
+#define C_IN 0
+#define C_OUT 1
+#define C_LEVEL 2
+#define C_TICKET 3
+#define C_SKIP 4
+#define C_POSTS 5
+#define C_CAP 6      // the queues' capacity
+#define C_OVERFLOW 7 // set when a push found a queue full
+#define C_INSPECTED 8 // int64 at word 8
+#define MAIL_SLOTS 4
+#define MAIL_WORDS 4
+
+#define INF_BITS 0x7f800000u
+#define NO_PRED 0xffffffffu
+
+struct Graph {
+    const long long* off;
+    const int* adj;
+    const float* w;
+    const int* src; // COO sources (edge policies)
+    int n;
+    long long m;
+};
+
+// ---------------------------------------------------------------- operators
+
+// BFS: depth is the stamp. Cull: the CAS on depth makes the push unique;
+// without it (lb), a check-then-write whose duplicates are benign (every
+// writer is of the same level).
+template <bool Cull>
+struct BfsOp {
+    int* depth;
+    int* parent;
+    int* mark; // unused: depth is the stamp
+    static __device__ BfsOp make(void* s1, void* s2, int* mark) { return BfsOp{(int*)s1, (int*)s2, mark}; }
+    struct Src {};
+    __device__ Src source(int u) const { return Src{}; }
+    __device__ bool active(int v, int L) const { return depth[v] == L; }
+    __device__ bool relax(Src, const Graph&, int u, int v, long long e, int L) const {
+        if (((volatile int*)depth)[v] != -1) return false;
+        if (Cull) {
+            if (atomicCAS(&depth[v], -1, L + 1) != -1) return false;
+        } else {
+            depth[v] = L + 1;
+        }
+        parent[v] = u;
+        return true;
+    }
+};
+
+__device__ __forceinline__ unsigned long long pack(float d, unsigned p) {
+    return ((unsigned long long)__float_as_uint(d) << 32) | p;
+}
+__device__ __forceinline__ float dist_of(unsigned long long x) { return __uint_as_float((unsigned)(x >> 32)); }
+
+// SSSP: dp[v] packs dist (high word, fp32 bits) and pred (low word); a CAS
+// loop replaces it only on a strict decrease of the distance (a tie never
+// replaces: zero-weight edges would otherwise form predecessor cycles).
+// Cull: atomicExch on the stamp pushes v once per level.
+template <bool Cull>
+struct SsspOp {
+    unsigned long long* dp;
+    int* unused;
+    int* mark;
+    static __device__ SsspOp make(void* s1, void* s2, int* mark) { return SsspOp{(unsigned long long*)s1, (int*)s2, mark}; }
+    struct Src { float d; };
+    __device__ Src source(int u) const { return Src{dist_of(((volatile unsigned long long*)dp)[u])}; }
+    __device__ bool active(int v, int L) const { return ((volatile int*)mark)[v] == L; }
+    __device__ bool relax(Src s, const Graph& g, int u, int v, long long e, int L) const {
+        float nd = __fadd_rn(s.d, g.w[e]);
+        unsigned long long old = ((volatile unsigned long long*)dp)[v];
+        unsigned long long want = pack(nd, (unsigned)u);
+        bool done = false;
+        while (nd < dist_of(old)) {
+            unsigned long long prev = atomicCAS(&dp[v], old, want);
+            if (prev == old) { done = true; break; }
+            old = prev;
+        }
+        if (!done) return false;
+        if (Cull) return atomicExch(&mark[v], L + 1) != L + 1;
+        mark[v] = L + 1;
+        return true;
+    }
+};
+
+// ---------------------------------------------------------------- pushes
+
+__device__ __forceinline__ int lane_id() { return threadIdx.x & 31; }
+
+// push appends v to q (when q is not null) and counts it, with one atomic
+// per warp's batch of pushes (the lanes that push together).
+__device__ __forceinline__ void push_agg(int* ctl, int* q, int v) {
+    unsigned act = __activemask();
+    int leader = __ffs(act) - 1;
+    int rank = __popc(act & ((1u << lane_id()) - 1));
+    int base = 0;
+    if (lane_id() == leader) base = atomicAdd(&ctl[C_OUT], __popc(act));
+    base = __shfl_sync(act, base, leader);
+    if (q) {
+        if (base + rank < ctl[C_CAP]) q[base + rank] = v; else ctl[C_OVERFLOW] = 1;
+    }
+}
+
+// push_one: one atomic per push (the plain edge-based policy).
+__device__ __forceinline__ void push_one(int* ctl, int* q, int v) {
+    int at = atomicAdd(&ctl[C_OUT], 1);
+    if (q) {
+        if (at < ctl[C_CAP]) q[at] = v; else ctl[C_OVERFLOW] = 1;
+    }
+}
+
+// end_level: the block's inspected edges to ctl; the last block of the
+// grid closes the level.
+__device__ void end_level(int* ctl, unsigned long long insp) {
+    __shared__ unsigned long long s_insp;
+    __shared__ int s_last;
+    if (threadIdx.x == 0) s_insp = 0;
+    __syncthreads();
+    if (insp) atomicAdd(&s_insp, insp);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (s_insp) atomicAdd((unsigned long long*)&ctl[C_INSPECTED], s_insp);
+        __threadfence();
+        s_last = atomicAdd((unsigned*)&ctl[C_TICKET], 1u) == gridDim.x - 1;
+        if (s_last) {
+            volatile int* c = ctl;
+            c[C_TICKET] = 0;
+            int out = c[C_OUT];
+            if (out > c[C_CAP]) { c[C_OVERFLOW] = 1; out = 0; } // stop: the host reports it
+            c[C_IN] = out;
+            c[C_OUT] = 0;
+            c[C_LEVEL] = c[C_LEVEL] + 1;
+            __threadfence();
+        }
+    }
+}
+
+__device__ __forceinline__ int in_count(const int* ctl) { return ((volatile const int*)ctl)[C_IN]; }
+__device__ __forceinline__ int level_of(const int* ctl) { return ((volatile const int*)ctl)[C_LEVEL]; }
+
+// --------------------------------------------------------------- policies
+
+// expand_range relaxes u's arcs [b, e) with stride step from lane.
+template <class Op>
+__device__ __forceinline__ void expand_range(const Op& op, const Graph& g, int* ctl, int* qout, int u,
+                                             typename Op::Src s, long long b, long long e, int L, int step) {
+    for (long long k = b; k < e; k += step) {
+        int v = g.adj[k];
+        if (op.relax(s, g, u, v, k, L)) push_agg(ctl, qout, v);
+    }
+}
+
+// thread: a thread per frontier vertex (Gunrock's ThreadExpand; the queue
+// BFS of the CUDA slides).
+template <class Op>
+__device__ void thread_expand(Op op, Graph g, int* ctl, int* q0, int* q1, int qfixed) {
+    int nin = in_count(ctl);
+    if (nin == 0) return;
+    int L = level_of(ctl);
+    const int* qin = qfixed ? q0 : ((L & 1) ? q1 : q0);
+    int* qout = qfixed ? nullptr : ((L & 1) ? q0 : q1);
+    unsigned long long insp = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nin; i += gridDim.x * blockDim.x) {
+        int u = qin[i];
+        long long b = g.off[u], e = g.off[u + 1];
+        insp += e - b;
+        expand_range(op, g, ctl, qout, u, op.source(u), b, e, L, 1);
+    }
+    end_level(ctl, insp);
+}
+
+// topo: a thread per vertex, active when its stamp is the level
+// (topology-driven; the parallel level-synchronous BFS of the CUDA slides).
+template <class Op>
+__device__ void topo_expand(Op op, Graph g, int* ctl) {
+    if (in_count(ctl) == 0) return;
+    int L = level_of(ctl);
+    unsigned long long insp = 0;
+    for (int u = blockIdx.x * blockDim.x + threadIdx.x; u < g.n; u += gridDim.x * blockDim.x) {
+        if (!op.active(u, L)) continue;
+        long long b = g.off[u], e = g.off[u + 1];
+        insp += e - b;
+        expand_range(op, g, ctl, (int*)nullptr, u, op.source(u), b, e, L, 1);
+    }
+    end_level(ctl, insp);
+}
+
+// edge: a thread per arc of the COO list, active when its source is
+// (topology-driven). Chunked: each thread takes CHUNK arcs of its block's
+// tile (coalesced), reads its source's state once per run of equal
+// sources, and its pushes are counted one atomic per warp batch; plain:
+// one atomic per push.
+template <class Op, int CHUNK>
+__device__ void edge_expand(Op op, Graph g, int* ctl) {
+    if (in_count(ctl) == 0) return;
+    int L = level_of(ctl);
+    unsigned long long insp = 0;
+    long long tile = (long long)blockDim.x * CHUNK;
+    for (long long t0 = (long long)blockIdx.x * tile; t0 < g.m; t0 += (long long)gridDim.x * tile) {
+        int last = -1;
+        bool act = false;
+        typename Op::Src s{};
+        for (int j = 0; j < CHUNK; j++) {
+            long long k = t0 + threadIdx.x + (long long)j * blockDim.x;
+            if (k >= g.m) break;
+            int u = g.src[k];
+            if (u != last) {
+                last = u;
+                act = op.active(u, L);
+                if (act) s = op.source(u);
+            }
+            if (!act) continue;
+            insp++;
+            int v = g.adj[k];
+            if (op.relax(s, g, u, v, k, L)) {
+                if (CHUNK == 1) push_one(ctl, nullptr, v); else push_agg(ctl, nullptr, v);
+            }
+        }
+    }
+    end_level(ctl, insp);
+}
+
+// lb_degrees: deg[i] = the arcs of frontier entry i past the first skip
+// (ctl's C_SKIP when useSkip), the input of the scan of workload
+// decomposition / LB.
+__device__ void lb_degrees(Graph g, const int* ctl, const int* q0, const int* q1, int* deg, int useSkip) {
+    int nin = in_count(ctl);
+    if (nin == 0) return;
+    int L = level_of(ctl);
+    const int* qin = (L & 1) ? q1 : q0;
+    long long skip = useSkip ? ((volatile const int*)ctl)[C_SKIP] : 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nin; i += gridDim.x * blockDim.x) {
+        int u = qin[i];
+        long long d = g.off[u + 1] - g.off[u] - skip;
+        deg[i] = d > 0 ? (int)d : 0;
+    }
+}
+
+// lb: equal ranges of the frontier's edges per block (LBTILE per block and
+// round), each edge finding its frontier entry by binary search over the
+// exclusive scan of the degrees (merge-path), the block's search narrowed
+// to the entries its range spans.
+#define LBTILE (THREADS * 4)
+template <class Op>
+__device__ void lb_expand(Op op, Graph g, int* ctl, int* q0, int* q1, const long long* scan,
+                          const long long* total, int useSkip) {
+    int nin = in_count(ctl);
+    if (nin == 0) return;
+    int L = level_of(ctl);
+    const int* qin = (L & 1) ? q1 : q0;
+    int* qout = (L & 1) ? q0 : q1;
+    long long T = *(volatile const long long*)total;
+    long long skip = useSkip ? ((volatile const int*)ctl)[C_SKIP] : 0;
+    unsigned long long insp = 0;
+    __shared__ int s_lo, s_hi;
+    for (long long r0 = (long long)blockIdx.x * LBTILE; r0 < T; r0 += (long long)gridDim.x * LBTILE) {
+        long long r1 = min(r0 + (long long)LBTILE, T);
+        if (threadIdx.x < 2) {
+            long long r = threadIdx.x == 0 ? r0 : r1 - 1;
+            int lo = 0, hi = nin - 1; // last i with scan[i] <= r
+            while (lo < hi) {
+                int mid = (lo + hi + 1) >> 1;
+                if (scan[mid] <= r) lo = mid; else hi = mid - 1;
+            }
+            if (threadIdx.x == 0) s_lo = lo; else s_hi = lo;
+        }
+        __syncthreads();
+        int blo = s_lo, bhi = s_hi;
+        for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) {
+            int lo = blo, hi = bhi;
+            while (lo < hi) {
+                int mid = (lo + hi + 1) >> 1;
+                if (scan[mid] <= r) lo = mid; else hi = mid - 1;
+            }
+            int u = qin[lo];
+            long long k = g.off[u] + skip + (r - scan[lo]);
+            insp++;
+            if (op.relax(op.source(u), g, u, g.adj[k], k, L)) push_agg(ctl, qout, g.adj[k]);
+        }
+        __syncthreads();
+    }
+    end_level(ctl, insp);
+}
+
+// twc: Gunrock's thread/warp/CTA grouping: a tile of blockDim frontier
+// entries; vertices of degree >= tcta are expanded by the whole block, one
+// at a time, those of degree >= twarp by a warp, the rest by their thread.
+template <class Op>
+__device__ void twc_expand(Op op, Graph g, int* ctl, int* q0, int* q1, int twarp, int tcta) {
+    int nin = in_count(ctl);
+    if (nin == 0) return;
+    int L = level_of(ctl);
+    const int* qin = (L & 1) ? q1 : q0;
+    int* qout = (L & 1) ? q0 : q1;
+    unsigned long long insp = 0;
+    __shared__ int s_owner, s_u;
+    __shared__ long long s_b, s_e;
+    for (int base = blockIdx.x * blockDim.x; base < nin; base += gridDim.x * blockDim.x) {
+        int i = base + threadIdx.x;
+        int u = -1;
+        long long b = 0, e = 0;
+        if (i < nin) {
+            u = qin[i];
+            b = g.off[u];
+            e = g.off[u + 1];
+            insp += e - b;
+        }
+        // CTA
+        while (true) {
+            if (threadIdx.x == 0) s_owner = -1;
+            __syncthreads();
+            if (e - b >= tcta) s_owner = threadIdx.x;
+            __syncthreads();
+            int owner = s_owner;
+            if (owner < 0) break;
+            if (threadIdx.x == owner) {
+                s_u = u; s_b = b; s_e = e;
+                b = e; // done
+            }
+            __syncthreads();
+            int cu = s_u;
+            expand_range(op, g, ctl, qout, cu, op.source(cu), s_b + threadIdx.x, s_e, L, blockDim.x);
+            __syncthreads();
+        }
+        // warp
+        while (true) {
+            unsigned want = __ballot_sync(0xffffffffu, e - b >= twarp);
+            if (!want) break;
+            int leader = __ffs(want) - 1;
+            int wu = __shfl_sync(0xffffffffu, u, leader);
+            long long wb = __shfl_sync(0xffffffffu, b, leader);
+            long long we = __shfl_sync(0xffffffffu, e, leader);
+            if (lane_id() == leader) b = e;
+            expand_range(op, g, ctl, qout, wu, op.source(wu), wb + lane_id(), we, L, 32);
+            __syncwarp();
+        }
+        // thread
+        if (e > b) expand_range(op, g, ctl, qout, u, op.source(u), b, e, L, 1);
+        __syncthreads();
+    }
+    end_level(ctl, insp);
+}
+
+// ns: node splitting: a thread per piece of at most MDT arcs (pstart,
+// powner), a vertex's pieces reading its state (parent-to-child
+// propagation), topology-driven.
+template <class Op>
+__device__ void ns_expand(Op op, Graph g, int* ctl, const long long* pstart, const int* powner, int np) {
+    if (in_count(ctl) == 0) return;
+    int L = level_of(ctl);
+    unsigned long long insp = 0;
+    for (int p = blockIdx.x * blockDim.x + threadIdx.x; p < np; p += gridDim.x * blockDim.x) {
+        int u = powner[p];
+        if (!op.active(u, L)) continue;
+        long long b = pstart[p], e = pstart[p + 1];
+        insp += e - b;
+        expand_range(op, g, ctl, (int*)nullptr, u, op.source(u), b, e, L, 1);
+    }
+    end_level(ctl, insp);
+}
+
+// hp_first: hierarchical processing's first sub-iteration: below a
+// frontier of wdBelow entries it leaves everything to workload
+// decomposition (skip 0); otherwise a thread per frontier vertex relaxes
+// its first mdt arcs and the decomposition the rest (skip mdt).
+template <class Op>
+__device__ void hp_first(Op op, Graph g, int* ctl, int* q0, int* q1, int mdt, int wdBelow) {
+    int nin = in_count(ctl);
+    if (nin == 0) return;
+    if (nin < wdBelow) {
+        if (blockIdx.x == 0 && threadIdx.x == 0) ctl[C_SKIP] = 0;
+        return;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) ctl[C_SKIP] = mdt;
+    int L = level_of(ctl);
+    const int* qin = (L & 1) ? q1 : q0;
+    int* qout = (L & 1) ? q0 : q1;
+    unsigned long long insp = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nin; i += gridDim.x * blockDim.x) {
+        int u = qin[i];
+        long long b = g.off[u], e = min(g.off[u + 1], b + mdt);
+        insp += e - b;
+        expand_range(op, g, ctl, qout, u, op.source(u), b, e, L, 1);
+    }
+    if (insp) atomicAdd((unsigned long long*)&ctl[C_INSPECTED], insp);
+}
+
+// scan_flags: the scan BFS of the CUDA slides: flag the frontier (stamp ==
+// level), then a compaction (the primitives' Select) makes the queue.
+template <class Op>
+__device__ void scan_flags(Op op, Graph g, const int* ctl, int* flags) {
+    // Written even for an empty frontier: the compaction after reads them.
+    bool any = in_count(ctl) != 0;
+    int L = level_of(ctl);
+    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x)
+        flags[v] = any && op.active(v, L);
+}
+
+// Every entry takes the graph and the operator's state as flat arguments
+// (8-byte slots), then the control block, then its policy's own.
+#define GARGS const long long *off, const int *adj, const float *w, const int *src, int n, long long m, void *s1, \
+              void *s2, int *mark, int *ctl
+#define MAKE(OP)                   \
+    Graph g{off, adj, w, src, n, m}; \
+    OP op = OP::make(s1, s2, mark)
+
+// ------------------------------------------------------- two-phase SSSP
+
+// Harish and Narayanan's two-phase SSSP: phase 1 relaxes the arcs of the
+// masked (stamped) vertices into the updating costs U, phase 2 moves
+// improved U into the costs C and stamps those vertices. The atomic version
+// packs (cost, pred) in 64 bits and updates by the strict-decrease CAS; the
+// racy one is the original check-then-write on separate cost and pred
+// words, kept as the negative test the validator must catch.
+extern "C" __global__ void __launch_bounds__(THREADS) tp1_sssp(GARGS) {
+    Graph g{off, adj, w, src, n, m};
+    unsigned long long *C = (unsigned long long*)s1, *U = (unsigned long long*)s2;
+    if (in_count(ctl) == 0) return;
+    int L = level_of(ctl);
+    for (int u = blockIdx.x * blockDim.x + threadIdx.x; u < g.n; u += gridDim.x * blockDim.x) {
+        if (((volatile int*)mark)[u] != L) continue;
+        float du = dist_of(C[u]);
+        for (long long k = g.off[u]; k < g.off[u + 1]; k++) {
+            int v = g.adj[k];
+            float nd = __fadd_rn(du, g.w[k]);
+            unsigned long long old = ((volatile unsigned long long*)U)[v];
+            while (nd < dist_of(old)) {
+                unsigned long long prev = atomicCAS(&U[v], old, pack(nd, (unsigned)u));
+                if (prev == old) break;
+                old = prev;
+            }
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS) tp2_sssp(GARGS) {
+    Graph g{off, adj, w, src, n, m};
+    unsigned long long *C = (unsigned long long*)s1, *U = (unsigned long long*)s2;
+    if (in_count(ctl) == 0) return;
+    int L = level_of(ctl);
+    unsigned long long insp = 0;
+    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x) {
+        if (mark[v] == L) insp += g.off[v + 1] - g.off[v];
+        unsigned long long u = U[v];
+        if (dist_of(u) < dist_of(C[v])) {
+            C[v] = u;
+            mark[v] = L + 1;
+            push_agg(ctl, nullptr, v);
+        }
+    }
+    end_level(ctl, insp);
+}
+
+// The racy pair: C holds (cost, pred) as two words written one after the
+// other; Uc and Up are the updating cost and pred, written without atomics.
+extern "C" __global__ void __launch_bounds__(THREADS) tp1_sssp_racy(GARGS) {
+    Graph g{off, adj, w, src, n, m};
+    unsigned* C = (unsigned*)s1;
+    float* Uc = (float*)s2;
+    int* Up = (int*)s2 + n;
+    if (in_count(ctl) == 0) return;
+    int L = level_of(ctl);
+    for (int u = blockIdx.x * blockDim.x + threadIdx.x; u < g.n; u += gridDim.x * blockDim.x) {
+        if (((volatile int*)mark)[u] != L) continue;
+        float du = __uint_as_float(C[2 * u + 1]);
+        for (long long k = g.off[u]; k < g.off[u + 1]; k++) {
+            int v = g.adj[k];
+            float nd = __fadd_rn(du, g.w[k]);
+            if (((volatile float*)Uc)[v] > nd) {
+                ((volatile float*)Uc)[v] = nd;
+                ((volatile int*)Up)[v] = u;
+            }
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS) tp2_sssp_racy(GARGS) {
+    Graph g{off, adj, w, src, n, m};
+    unsigned* C = (unsigned*)s1;
+    float* Uc = (float*)s2;
+    int* Up = (int*)s2 + n;
+    if (in_count(ctl) == 0) return;
+    int L = level_of(ctl);
+    unsigned long long insp = 0;
+    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < g.n; v += gridDim.x * blockDim.x) {
+        if (mark[v] == L) insp += g.off[v + 1] - g.off[v];
+        float uc = Uc[v];
+        if (uc < __uint_as_float(C[2 * v + 1])) {
+            C[2 * v + 1] = __float_as_uint(uc);
+            C[2 * v] = (unsigned)Up[v];
+            mark[v] = L + 1;
+            push_agg(ctl, nullptr, v);
+        }
+    }
+    end_level(ctl, insp);
+}
+
+// ------------------------------------------------------------ entries
+
+#define OPS(X) X(bfs, BfsOp<true>) X(bfs_nc, BfsOp<false>) X(sssp, SsspOp<true>) X(sssp_nc, SsspOp<false>)
+
+#define ENTRIES(name, OP)                                                                                         \
+    extern "C" __global__ void __launch_bounds__(THREADS) thread_##name(GARGS, int* q0, int* q1, int qfixed) {  \
+        MAKE(OP);                                                                                                \
+        thread_expand(op, g, ctl, q0, q1, qfixed);                                                               \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(THREADS) topo_##name(GARGS) {                                  \
+        MAKE(OP);                                                                                                \
+        topo_expand(op, g, ctl);                                                                                 \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(THREADS) edge_##name(GARGS) {                                  \
+        MAKE(OP);                                                                                                \
+        edge_expand<OP, 1>(op, g, ctl);                                                                          \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(THREADS) edgechunk_##name(GARGS) {                             \
+        MAKE(OP);                                                                                                \
+        edge_expand<OP, 8>(op, g, ctl);                                                                          \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(THREADS)                                                        \
+        lb_##name(GARGS, int* q0, int* q1, const long long* scan, const long long* total, int useSkip) {        \
+        MAKE(OP);                                                                                                \
+        lb_expand(op, g, ctl, q0, q1, scan, total, useSkip);                                                     \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(THREADS)                                                        \
+        twc_##name(GARGS, int* q0, int* q1, int twarp, int tcta) {                                              \
+        MAKE(OP);                                                                                                \
+        twc_expand(op, g, ctl, q0, q1, twarp, tcta);                                                             \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(THREADS)                                                        \
+        ns_##name(GARGS, const long long* pstart, const int* powner, int np) {                                  \
+        MAKE(OP);                                                                                                \
+        ns_expand(op, g, ctl, pstart, powner, np);                                                               \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(THREADS)                                                        \
+        hp_##name(GARGS, int* q0, int* q1, int mdt, int wdBelow) {                                              \
+        MAKE(OP);                                                                                                \
+        hp_first(op, g, ctl, q0, q1, mdt, wdBelow);                                                              \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(THREADS) flags_##name(GARGS, int* flags) {                     \
+        MAKE(OP);                                                                                                \
+        scan_flags(op, g, ctl, flags);                                                                           \
+    }
+
+OPS(ENTRIES)
+
+extern "C" __global__ void __launch_bounds__(THREADS) lb_degrees_k(GARGS, const int* q0, const int* q1, int* deg, int useSkip) {
+    Graph g{off, adj, w, src, n, m};
+    lb_degrees(g, ctl, q0, q1, deg, useSkip);
+}
+
+// coo_sources writes the COO source of every arc (once per graph).
+extern "C" __global__ void __launch_bounds__(THREADS) coo_sources(const long long* off, int n, int* src) {
+    for (int u = blockIdx.x * blockDim.x + threadIdx.x; u < n; u += gridDim.x * blockDim.x)
+        for (long long k = off[u]; k < off[u + 1]; k++) src[k] = u;
+}
+
+// init: every vertex unreached and unstamped, the root reached at level 0
+// and alone in queue q0; the level's counters cleared (posts kept).
+// state64: SSSP's packed (dist, pred) words or null; depth/parent: BFS's
+// or null; u64b: a second packed array (two-phase U) or null.
+extern "C" __global__ void __launch_bounds__(THREADS) init(int n, int root, int* ctl, int* mark, int* q0, int* depth,
+                                                           int* parent, unsigned long long* state64,
+                                                           unsigned long long* u64b) {
+    unsigned long long unreached = ((unsigned long long)INF_BITS << 32) | NO_PRED;
+    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+        bool r = v == root;
+        if (mark) mark[v] = r ? 0 : -1;
+        if (depth) depth[v] = r ? 0 : -1;
+        if (parent) parent[v] = r ? root : -1;
+        unsigned long long s = r ? (unsigned long long)(unsigned)root : unreached;
+        if (state64) state64[v] = s;
+        if (u64b) u64b[v] = s;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        q0[0] = root;
+        ctl[C_IN] = 1;
+        ctl[C_OUT] = 0;
+        ctl[C_LEVEL] = 0;
+        ctl[C_TICKET] = 0;
+        ctl[C_SKIP] = 0;
+        ctl[C_OVERFLOW] = 0;
+        *(unsigned long long*)&ctl[C_INSPECTED] = 0;
+    }
+}
+
+// init_racy: the racy two-phase SSSP's arrays: C as (pred, cost bits) word
+// pairs, the updating cost and pred (Uc, then Up, in one buffer of n words
+// each).
+extern "C" __global__ void __launch_bounds__(THREADS) init_racy(int n, int root, unsigned* C, float* Uc) {
+    int* Up = (int*)Uc + n;
+    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+        bool r = v == root;
+        C[2 * v] = r ? (unsigned)root : NO_PRED;
+        C[2 * v + 1] = r ? 0u : INF_BITS;
+        Uc[v] = r ? 0.0f : __uint_as_float(INF_BITS);
+        Up[v] = r ? root : -1;
+    }
+}
+
+// post: the graph's report to mapped memory, slot posts % MAIL_SLOTS:
+// level (and bit 32: a queue overflowed), input count, inspected edges,
+// then the post's number.
+extern "C" __global__ void post(int* ctl, unsigned long long* mail) {
+    volatile int* c = ctl;
+    int p = c[C_POSTS] + 1;
+    c[C_POSTS] = p;
+    volatile unsigned long long* slot = mail + (p % MAIL_SLOTS) * MAIL_WORDS;
+    slot[0] = (unsigned long long)(unsigned)c[C_LEVEL] | ((unsigned long long)(c[C_OVERFLOW] != 0) << 32);
+    slot[1] = (unsigned long long)c[C_IN];
+    slot[2] = *(volatile unsigned long long*)&ctl[C_INSPECTED];
+    __threadfence_system();
+    slot[3] = (unsigned long long)p;
+}

@@ -1,0 +1,174 @@
+package traversal
+
+import (
+	"fmt"
+
+	"github.com/spac-gpu/spac/apps/traversal/graph"
+	"github.com/spac-gpu/spac/internal/enum"
+)
+
+// Algorithm is what a traversal computes.
+type Algorithm uint8
+
+const (
+	BFS  Algorithm = iota + 1 // breadth-first search: depth and parent
+	SSSP                      // single-source shortest paths: float32 distance and predecessor
+)
+
+var algorithms = enum.New("algorithm",
+	enum.Name[Algorithm]{Value: BFS, Name: "bfs"},
+	enum.Name[Algorithm]{Value: SSSP, Name: "sssp"},
+)
+
+func (a Algorithm) String() string { return algorithms.String(a) }
+
+// Strategy is a load-balancing policy: how a level's frontier edges map to
+// GPU threads. Every strategy runs the same operator (BFS's visit, SSSP's
+// relax); see the package documentation.
+type Strategy uint8
+
+const (
+	Thread       Strategy = iota + 1 // node-based, data-driven: a thread per frontier vertex (Gunrock's ThreadExpand; the slides' queue BFS)
+	Topo                             // node-based, topology-driven: a thread per vertex, active when stamped with the level (the slides' parallel BFS)
+	Edge                             // edge-based over the COO arcs, topology-driven, one atomic per push
+	EdgeChunk                        // edge-based with work chunking: 8 arcs per thread, one atomic per warp's batch of pushes
+	LB                               // workload decomposition / Gunrock LB: scan of frontier degrees, equal edge ranges, merge-path search
+	LBCull                           // LB whose output drops duplicate vertices (BFS: CAS visit; SSSP always culls)
+	TWC                              // Gunrock's thread / warp / CTA grouping (thresholds 32 and 512)
+	NodeSplit                        // node splitting: pieces of at most MDT arcs, a thread per piece, topology-driven
+	Hierarchical                     // hierarchical processing: MDT arcs per vertex, then WD for the rest; WD alone below 1024 entries
+	ScanBFS                          // the slides' scan BFS: frontier flags compacted by a scan into a queue, then a thread per entry
+	TwoPhase                         // Harish-Narayanan two-phase SSSP with the atomic (CAS) update
+	TwoPhaseRacy                     // the same with the original racy update: a negative test, fails validation
+)
+
+// strategyInfo is the one table of the strategies: name, aliases and what
+// each supports.
+type strategyInfo struct {
+	bfs, sssp bool
+	negative  bool
+	doc       string
+}
+
+var strategyNames = enum.New("strategy",
+	enum.Name[Strategy]{Value: Thread, Name: "thread", Aliases: []string{"node", "queue", "bs"}},
+	enum.Name[Strategy]{Value: Topo, Name: "topo", Aliases: []string{"parallel"}},
+	enum.Name[Strategy]{Value: Edge, Name: "edge", Aliases: []string{"ep"}},
+	enum.Name[Strategy]{Value: EdgeChunk, Name: "edge-chunk", Aliases: []string{"chunk"}},
+	enum.Name[Strategy]{Value: LB, Name: "lb", Aliases: []string{"wd"}},
+	enum.Name[Strategy]{Value: LBCull, Name: "lb-cull"},
+	enum.Name[Strategy]{Value: TWC, Name: "twc"},
+	enum.Name[Strategy]{Value: NodeSplit, Name: "ns", Aliases: []string{"node-split"}},
+	enum.Name[Strategy]{Value: Hierarchical, Name: "hp", Aliases: []string{"hierarchical"}},
+	enum.Name[Strategy]{Value: ScanBFS, Name: "scan"},
+	enum.Name[Strategy]{Value: TwoPhase, Name: "two-phase"},
+	enum.Name[Strategy]{Value: TwoPhaseRacy, Name: "two-phase-racy"},
+)
+
+var strategyTable = map[Strategy]strategyInfo{
+	Thread:       {true, true, false, "node-based, a thread per frontier vertex (ThreadExpand; queue BFS)"},
+	Topo:         {true, true, false, "node-based, topology-driven: a thread per vertex (level-synchronous parallel BFS)"},
+	Edge:         {true, true, false, "edge-based over the COO arcs, topology-driven"},
+	EdgeChunk:    {true, true, false, "edge-based with work chunking (one atomic per batch)"},
+	LB:           {true, true, false, "workload decomposition: scan of frontier degrees, equal edge ranges (merge-path)"},
+	LBCull:       {true, true, false, "LB with duplicate culling of the output frontier"},
+	TWC:          {true, true, false, "thread/warp/CTA grouping at degrees 32 and 512"},
+	NodeSplit:    {true, true, false, "node splitting at the MDT of the degree histogram"},
+	Hierarchical: {true, true, false, "hierarchical processing: MDT arcs per vertex, then WD; WD below 1024"},
+	ScanBFS:      {true, true, false, "scan-based frontier compaction, then a thread per entry"},
+	TwoPhase:     {false, true, false, "two-phase SSSP (Harish-Narayanan) with the atomic update"},
+	TwoPhaseRacy: {false, true, true, "two-phase SSSP with the racy update (negative test: fails validation)"},
+}
+
+func (s Strategy) String() string { return strategyNames.String(s) }
+
+// ParseStrategy reads a strategy's name or alias.
+func ParseStrategy(name string) (Strategy, error) { return strategyNames.Parse(name) }
+
+// ParseStrategies reads a comma-separated list; "all" is every strategy
+// that is not a negative test.
+func ParseStrategies(list string) ([]Strategy, error) {
+	if list == "all" {
+		var out []Strategy
+		for _, s := range Strategies() {
+			if !s.Negative() {
+				out = append(out, s)
+			}
+		}
+		return out, nil
+	}
+	return strategyNames.ParseList(list)
+}
+
+// StrategyNames lists the names, for help texts.
+func StrategyNames() []string { return strategyNames.Names() }
+
+// Strategies returns every strategy, in the table's order.
+func Strategies() []Strategy { return strategyNames.Values() }
+
+// Supports says whether the strategy runs algorithm a.
+func (s Strategy) Supports(a Algorithm) bool {
+	i, ok := strategyTable[s]
+	return ok && (a == BFS && i.bfs || a == SSSP && i.sssp)
+}
+
+// Negative says the strategy is a planted bug kept for the validator's
+// test (its results are wrong on purpose); "all" leaves it out.
+func (s Strategy) Negative() bool { return strategyTable[s].negative }
+
+// Doc is a one-line description.
+func (s Strategy) Doc() string { return strategyTable[s].doc }
+
+// MDTBins is the default number of bins of the degree histogram that
+// gives the split threshold.
+const MDTBins = 1024
+
+// MDT is Raval et al.'s maximum degree threshold for node splitting and
+// hierarchical processing: the out-degrees counted in bins equal-width bins
+// over [0, maxDeg] (degree d in bin d*bins/(maxDeg+1)); with t the index of
+// the tallest bin counted from 1 (the lowest bin on ties), MDT =
+// ceil(t/bins * maxDeg), at least 1. O(n).
+func MDT(g *graph.Graph, bins int) (int, error) {
+	if bins < 1 {
+		return 0, fmt.Errorf("traversal: a degree histogram of %d bins", bins)
+	}
+	n := g.NumVertices
+	if n == 0 {
+		return 1, nil
+	}
+	maxDeg := g.MaxDegree()
+	count := make([]int64, bins)
+	for v := range n {
+		d := g.Offsets[v+1] - g.Offsets[v]
+		count[int(d*int64(bins)/(maxDeg+1))]++
+	}
+	tallest := 0
+	for i, c := range count {
+		if c > count[tallest] {
+			tallest = i
+		}
+	}
+	mdt := (int64(tallest+1)*maxDeg + int64(bins) - 1) / int64(bins)
+	return int(max(mdt, 1)), nil
+}
+
+// pieces splits every vertex's arcs into pieces of at most mdt arcs:
+// piece p covers arcs [start[p], start[p+1]) of vertex owner[p]; vertices
+// without arcs have none. O(n + pieces).
+func pieces(g *graph.Graph, mdt int) (start []int64, owner []int32, err error) {
+	if mdt < 1 {
+		return nil, nil, fmt.Errorf("traversal: split threshold %d", mdt)
+	}
+	for v := range g.NumVertices {
+		b, e := g.Offsets[v], g.Offsets[v+1]
+		for k := b; k < e; k += int64(mdt) {
+			start = append(start, k)
+			owner = append(owner, int32(v))
+		}
+	}
+	if len(owner) > 1<<31-2 {
+		return nil, nil, fmt.Errorf("traversal: %d pieces at split threshold %d: more than an int32 counts", len(owner), mdt)
+	}
+	start = append(start, g.Offsets[g.NumVertices])
+	return start, owner, nil
+}

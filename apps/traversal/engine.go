@@ -28,7 +28,7 @@ var policies = []string{"thread", "topo", "edge", "edgechunk", "lb", "twc", "ns"
 var Module = gpu.PTXModule{Name: "traversal", PTX: traversalPTX, Entries: moduleEntries()}
 
 func moduleEntries() []string {
-	out := []string{"lb_degrees_k", "coo_sources", "init", "init_racy", "post", "tp1_sssp", "tp2_sssp", "tp1_sssp_racy", "tp2_sssp_racy"}
+	out := []string{"lb_degrees_k", "lb_partition", "pull_bfs", "coo_sources", "init", "init_racy", "post", "tp1_sssp", "tp2_sssp", "tp1_sssp_racy", "tp2_sssp_racy"}
 	for _, p := range policies {
 		for _, o := range ops {
 			out = append(out, p+"_"+o)
@@ -40,21 +40,27 @@ func moduleEntries() []string {
 // The constants of traversal.cu: THREADS, LBTILE, the control block's
 // words and the mail's slots.
 const (
-	threads    = 256
-	lbTile     = threads * 4
-	cIn        = 0
-	cCap       = 6
-	ctlWords   = 16
-	mailSlots  = 4
-	mailWords  = 4
-	edgeChunk  = 8
-	wdBelow    = 1024
-	gridPerSM  = 8
-	defaultK   = 16
-	twcWarp    = 32
-	twcCTA     = 512
-	maxLevelsK = 1024
+	threads     = 256
+	lbTile      = threads * 4
+	cCap        = 4
+	cTiles      = 6
+	ctlWords    = 128
+	mailSlots   = 4
+	mailWords   = 4
+	edgeChunk   = 8
+	wdBelow     = 1024
+	gridPerSM   = 8
+	pullDivisor = 24
+	defaultK    = 16
+	twcWarp     = 32
+	twcCTA      = 512
+	maxLevelsK  = 1024
 )
+
+// ErrNotApplicable is what a strategy answers for a graph it cannot run
+// on: the pull of direction-optimizing BFS on a directed graph built
+// without its in-arcs (graph.Options.Transpose).
+var ErrNotApplicable = errors.New("traversal: the strategy needs the graph's in-arcs (build it with Transpose)")
 
 // Options tune an Engine; the zero value takes the defaults.
 type Options struct {
@@ -69,6 +75,12 @@ type Options struct {
 	// MDT is node splitting's and hierarchical processing's threshold
 	// (0: from the degree histogram, MDT with MDTBins bins).
 	MDT int
+	// PullDivisor: direction-optimizing BFS pulls while the frontier
+	// holds at least n/PullDivisor vertices (default 24, Beamer's beta).
+	PullDivisor int
+	// BlocksPerSM sizes the grids: at most this many blocks of 256
+	// threads per multiprocessor (default 8), grid-stride beyond.
+	BlocksPerSM int
 	// WDBelow is the frontier size below which hierarchical processing
 	// runs workload decomposition alone (default 1024).
 	WDBelow int
@@ -105,6 +117,7 @@ type Engine struct {
 	opt  Options
 	n, m int64
 	qcap int
+	tcap int // LB's tile starts
 	sms  int
 
 	off, adj, w, src    *gpu.Buffer
@@ -112,7 +125,9 @@ type Engine struct {
 	dp, dp2             *gpu.Buffer
 	q0, q1, deg, flags  *gpu.Buffer
 	scan, total, ctl    *gpu.Buffer
+	tstart              *gpu.Buffer
 	pstart, powner      *gpu.Buffer
+	ioff, iadj          *gpu.Buffer // in-arcs: off and adj on an undirected graph
 	npieces, mdt        int
 	prims               *gpu.Prims
 	mail                *gpu.Mapped
@@ -209,6 +224,8 @@ func OpenWith(d *gpu.Device, g *graph.Graph, opt Options) (_ *Engine, err error)
 	}
 	ctl := make([]int32, ctlWords)
 	ctl[cCap] = int32(e.qcap)
+	e.tcap = int(min(m/lbTile+2, math.MaxInt32))
+	ctl[cTiles] = int32(e.tcap)
 	if err = gpu.Write(e.ctl, ctl, "the control block"); err != nil {
 		return nil, err
 	}
@@ -257,11 +274,21 @@ func (o *Options) fill(g *graph.Graph) error {
 	if o.WDBelow == 0 {
 		o.WDBelow = wdBelow
 	}
+	if o.PullDivisor == 0 {
+		o.PullDivisor = pullDivisor
+	}
+	if o.BlocksPerSM == 0 {
+		o.BlocksPerSM = gridPerSM
+	}
 	switch {
 	case o.LevelsPerGraph < 1 || o.LevelsPerGraph > maxLevelsK:
 		return fmt.Errorf("traversal: %d levels per graph: want 1 to %d", o.LevelsPerGraph, maxLevelsK)
 	case o.TWCWarp < 1 || o.TWCBlock < o.TWCWarp:
 		return fmt.Errorf("traversal: TWC thresholds %d and %d: want 1 <= warp <= block", o.TWCWarp, o.TWCBlock)
+	case o.PullDivisor < 1:
+		return fmt.Errorf("traversal: pull divisor %d", o.PullDivisor)
+	case o.BlocksPerSM < 1 || o.BlocksPerSM > 32:
+		return fmt.Errorf("traversal: %d blocks per multiprocessor: want 1 to 32", o.BlocksPerSM)
 	case o.WDBelow < 1:
 		return fmt.Errorf("traversal: workload decomposition below %d entries", o.WDBelow)
 	case o.MDT < 0:
@@ -316,7 +343,7 @@ func (e *Engine) SSSP(ctx context.Context, root int32, s Strategy) (*Result, err
 }
 
 func (e *Engine) grid(work int64) int {
-	return int(max(1, min((work+threads-1)/threads, int64(gridPerSM*e.sms))))
+	return int(max(1, min((work+threads-1)/threads, int64(e.opt.BlocksPerSM*e.sms))))
 }
 
 func (e *Engine) alloc(b **gpu.Buffer, bytes int64, what string) error {
@@ -352,6 +379,32 @@ func (e *Engine) needPrims() error {
 	var err error
 	e.prims, err = e.d.NewPrims(e.qcap)
 	return err
+}
+
+// needInArcs uploads the in-arcs of a directed graph (once); an
+// undirected graph's are its out-arcs.
+func (e *Engine) needInArcs() error {
+	if e.ioff != nil {
+		return nil
+	}
+	g := e.g
+	if !g.Directed {
+		e.ioff, e.iadj = e.off, e.adj
+		return nil
+	}
+	if g.InOffsets == nil {
+		return ErrNotApplicable
+	}
+	var err error
+	if e.ioff, err = gpu.Upload(e.d, g.InOffsets, "the in-arc offsets"); err != nil {
+		return err
+	}
+	e.bufs = append(e.bufs, e.ioff)
+	if e.iadj, err = gpu.Upload(e.d, nonEmpty(g.InAdj), "the in-arc sources"); err != nil {
+		return err
+	}
+	e.bufs = append(e.bufs, e.iadj)
+	return nil
 }
 
 // needPieces uploads node splitting's pieces (once).
@@ -424,8 +477,8 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 		return nil
 	}
 	q := e.grid(int64(e.qcap))
-	lbGrid := int(max(1, min((e.m+lbTile-1)/lbTile, int64(gridPerSM*e.sms))))
-	lb := func(skip int) error {
+	lbGrid := int(max(1, min((e.m+lbTile-1)/lbTile, int64(e.opt.BlocksPerSM*e.sms))))
+	lb := func(skip, maxLen int) error {
 		if err := e.alloc(&e.deg, 4*int64(e.qcap), "the frontier degrees"); err != nil {
 			return err
 		}
@@ -435,10 +488,18 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 		if err := add("lb_degrees_k", q, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.deg), gpu.Int(skip)); err != nil {
 			return err
 		}
+		if err := e.alloc(&e.tstart, 4*int64(e.tcap), "the LB tile starts"); err != nil {
+			return err
+		}
 		out = append(out, func() error {
-			return e.prims.ExclusiveScan(e.scan, e.deg, gpu.DeviceLen(e.ctl, e.qcap), gpu.Int32, gpu.Int64, e.total)
+			return e.prims.ExclusiveScan(e.scan, e.deg, gpu.DeviceLen(e.ctl, maxLen), gpu.Int32, gpu.Int64, e.total)
 		})
-		return add("lb_"+op, lbGrid, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.scan), gpu.Ptr(e.total), gpu.Int(skip))
+		part, err := e.mod.Launch("lb_partition", e.grid(int64(e.tcap)), threads, 0, gpu.Ptr(e.ctl), gpu.Ptr(e.scan), gpu.Ptr(e.total), gpu.Ptr(e.tstart))
+		if err != nil {
+			return err
+		}
+		out = append(out, part.Run)
+		return add("lb_"+op, lbGrid, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.scan), gpu.Ptr(e.total), gpu.Int(skip), gpu.Ptr(e.tstart))
 	}
 	var err error
 	switch s {
@@ -450,15 +511,31 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 		err = add("edge_"+op, e.grid(e.m))
 	case EdgeChunk:
 		err = add("edgechunk_"+op, e.grid((e.m+edgeChunk-1)/edgeChunk))
-	case LB, LBCull:
-		err = lb(0)
+	case LB:
+		err = lb(0, e.qcap) // duplicates: up to an entry per arc
+	case LBCull:
+		err = lb(0, int(max(e.n, 1)))
 	case TWC:
-		err = add("twc_"+op, q, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Int(e.opt.TWCWarp), gpu.Int(e.opt.TWCBlock))
+		err = add("twc_"+op, q, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Int(e.opt.TWCWarp), gpu.Int(e.opt.TWCBlock), gpu.Int(math.MaxInt32))
+	case Pull:
+		if err = e.needInArcs(); err != nil {
+			return nil, err
+		}
+		pullFrom := int(max(e.n/int64(e.opt.PullDivisor), 1))
+		if err = add("twc_"+op, q, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Int(e.opt.TWCWarp), gpu.Int(e.opt.TWCBlock), gpu.Int(pullFrom)); err != nil {
+			return nil, err
+		}
+		l, err := e.mod.Launch("pull_bfs", e.grid(e.n), threads, 0, gpu.Ptr(e.ioff), gpu.Ptr(e.iadj), gpu.Int(int(e.n)),
+			gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.ctl), gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Int(pullFrom))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l.Run)
 	case NodeSplit:
 		err = add("ns_"+op, e.grid(int64(e.npieces)), gpu.Ptr(e.pstart), gpu.Ptr(e.powner), gpu.Int(e.npieces))
 	case Hierarchical:
 		if err = add("hp_"+op, q, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Int(e.mdt), gpu.Int(e.opt.WDBelow)); err == nil {
-			err = lb(1)
+			err = lb(1, int(max(e.n, 1)))
 		}
 	case ScanBFS:
 		if err = e.alloc(&e.flags, 4*e.n, "the frontier flags"); err != nil {

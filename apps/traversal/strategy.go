@@ -38,6 +38,7 @@ const (
 	NodeSplit                        // node splitting: pieces of at most MDT arcs, a thread per piece, topology-driven
 	Hierarchical                     // hierarchical processing: MDT arcs per vertex, then WD for the rest; WD alone below 1024 entries
 	ScanBFS                          // the slides' scan BFS: frontier flags compacted by a scan into a queue, then a thread per entry
+	Pull                             // direction-optimizing BFS: TWC's push below a frontier of n/PullDivisor vertices, a bottom-up pull over the in-arcs above
 	TwoPhase                         // Harish-Narayanan two-phase SSSP with the atomic (CAS) update
 	TwoPhaseRacy                     // the same with the original racy update: a negative test, fails validation
 )
@@ -61,6 +62,7 @@ var strategyNames = enum.New("strategy",
 	enum.Name[Strategy]{Value: NodeSplit, Name: "ns", Aliases: []string{"node-split"}},
 	enum.Name[Strategy]{Value: Hierarchical, Name: "hp", Aliases: []string{"hierarchical"}},
 	enum.Name[Strategy]{Value: ScanBFS, Name: "scan"},
+	enum.Name[Strategy]{Value: Pull, Name: "pull", Aliases: []string{"do", "direction-optimizing"}},
 	enum.Name[Strategy]{Value: TwoPhase, Name: "two-phase"},
 	enum.Name[Strategy]{Value: TwoPhaseRacy, Name: "two-phase-racy"},
 )
@@ -76,6 +78,7 @@ var strategyTable = map[Strategy]strategyInfo{
 	NodeSplit:    {true, true, false, "node splitting at the MDT of the degree histogram"},
 	Hierarchical: {true, true, false, "hierarchical processing: MDT arcs per vertex, then WD; WD below 1024"},
 	ScanBFS:      {true, true, false, "scan-based frontier compaction, then a thread per entry"},
+	Pull:         {true, false, false, "direction-optimizing BFS: TWC push, bottom-up pull on large frontiers (needs in-arcs)"},
 	TwoPhase:     {false, true, false, "two-phase SSSP (Harish-Narayanan) with the atomic update"},
 	TwoPhaseRacy: {false, true, true, "two-phase SSSP with the racy update (negative test: fails validation)"},
 }

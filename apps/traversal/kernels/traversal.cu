@@ -4,7 +4,7 @@
 // policy touches no operator and a new operator reuses every policy.
 //
 // Control: the level loop runs on the device. Every level ends in the last
-// block of its last kernel (a ticket, end_level), which moves the output
+// block of its last kernel (a ticket, close_level), which moves the output
 // count to the input count, clears the output count and advances the
 // level; a kernel that finds an empty input returns at once, so a captured
 // graph of k levels costs k empty launches once the traversal is done. A
@@ -22,17 +22,21 @@
 
 #define THREADS 256
 
-// The control block (ctl, 16 int32 words): incount first, so that the
-// primitives read it as a device length.
+// The control block (ctl, 128 int32 words): incount first, so that the
+// primitives read it as a device length; the words every thread reads
+// (incount, level) in the first 128-byte line, the output count, the
+// ticket and the inspected count each in a line of its own, so that their
+// atomics do not serialize the reads.
 #define C_IN 0
-#define C_OUT 1
-#define C_LEVEL 2
-#define C_TICKET 3
-#define C_SKIP 4
-#define C_POSTS 5
-#define C_CAP 6      // the queues' capacity
-#define C_OVERFLOW 7 // set when a push found a queue full
-#define C_INSPECTED 8 // int64 at word 8
+#define C_LEVEL 1
+#define C_SKIP 2
+#define C_POSTS 3
+#define C_CAP 4      // the queues' capacity
+#define C_OVERFLOW 5 // set when a push found a queue full
+#define C_TILES 6    // LB's tile-start capacity
+#define C_OUT 32
+#define C_TICKET 64
+#define C_INSPECTED 96 // int64
 #define MAIL_SLOTS 4
 #define MAIL_WORDS 4
 
@@ -135,11 +139,26 @@ __device__ __forceinline__ void push_one(int* ctl, int* q, int v) {
     }
 }
 
-// end_level: the block's inspected edges to ctl; the last block of the
-// grid closes the level.
+// close_level: thread 0 of every block of the level's last kernel takes a
+// ticket (after the block's writes); the last closes the level: the output
+// count becomes the input count and the level advances. Every block of
+// the grid takes one, idle or not: a block that started after the level
+// closed would otherwise read the next level's state.
+__device__ __forceinline__ void close_level(int* ctl) {
+    if (atomicAdd((unsigned*)&ctl[C_TICKET], 1u) != gridDim.x - 1) return;
+    volatile int* c = ctl;
+    c[C_TICKET] = 0;
+    int out = c[C_OUT];
+    if (out > c[C_CAP]) { c[C_OVERFLOW] = 1; out = 0; } // stop: the host reports it
+    c[C_IN] = out;
+    c[C_OUT] = 0;
+    c[C_LEVEL] = c[C_LEVEL] + 1;
+    __threadfence();
+}
+
+// end_level: the block's inspected edges to ctl, then its ticket.
 __device__ void end_level(int* ctl, unsigned long long insp) {
     __shared__ unsigned long long s_insp;
-    __shared__ int s_last;
     if (threadIdx.x == 0) s_insp = 0;
     __syncthreads();
     if (insp) atomicAdd(&s_insp, insp);
@@ -147,18 +166,13 @@ __device__ void end_level(int* ctl, unsigned long long insp) {
     if (threadIdx.x == 0) {
         if (s_insp) atomicAdd((unsigned long long*)&ctl[C_INSPECTED], s_insp);
         __threadfence();
-        s_last = atomicAdd((unsigned*)&ctl[C_TICKET], 1u) == gridDim.x - 1;
-        if (s_last) {
-            volatile int* c = ctl;
-            c[C_TICKET] = 0;
-            int out = c[C_OUT];
-            if (out > c[C_CAP]) { c[C_OVERFLOW] = 1; out = 0; } // stop: the host reports it
-            c[C_IN] = out;
-            c[C_OUT] = 0;
-            c[C_LEVEL] = c[C_LEVEL] + 1;
-            __threadfence();
-        }
+        close_level(ctl);
     }
+}
+
+// idle_level: the ticket of a block with no work this level.
+__device__ __forceinline__ void idle_level(int* ctl) {
+    if (threadIdx.x == 0) close_level(ctl);
 }
 
 __device__ __forceinline__ int in_count(const int* ctl) { return ((volatile const int*)ctl)[C_IN]; }
@@ -185,6 +199,13 @@ __device__ void thread_expand(Op op, Graph g, int* ctl, int* q0, int* q1, int qf
     int L = level_of(ctl);
     const int* qin = qfixed ? q0 : ((L & 1) ? q1 : q0);
     int* qout = qfixed ? nullptr : ((L & 1) ? q0 : q1);
+    // Only the blocks the frontier needs work; the others take their
+    // ticket and leave (a small frontier costs a few blocks, not the grid).
+    unsigned active = min(gridDim.x, (unsigned)((nin + blockDim.x - 1) / blockDim.x));
+    if (blockIdx.x >= active) {
+        idle_level(ctl);
+        return;
+    }
     unsigned long long insp = 0;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nin; i += gridDim.x * blockDim.x) {
         int u = qin[i];
@@ -264,24 +285,59 @@ __device__ void lb_degrees(Graph g, const int* ctl, const int* q0, const int* q1
 
 // lb: equal ranges of the frontier's edges per block (LBTILE per block and
 // round), each edge finding its frontier entry by binary search over the
-// exclusive scan of the degrees (merge-path), the block's search narrowed
-// to the entries its range spans.
+// exclusive scan of the degrees (merge-path): the block finds the entries
+// its range spans and stages their offsets, vertices and arc bases in
+// shared memory, where its threads search (global memory where the span
+// is wider, which only entries without arcs cause).
 #define LBTILE (THREADS * 4)
+#define LBSPAN (LBTILE + 1)
+// lb_partition: the first frontier entry of every LB tile (the last i
+// with scan[i] <= tile * LBTILE), all tiles' searches at once, for the
+// first C_TILES tiles; lb_expand searches itself beyond.
+extern "C" __global__ void __launch_bounds__(THREADS) lb_partition(const int* ctl, const long long* scan, const long long* total, int* tstart) {
+    int nin = in_count(ctl);
+    if (nin == 0) return;
+    long long T = *(volatile const long long*)total;
+    long long ntiles = min((T + LBTILE - 1) / LBTILE, (long long)ctl[C_TILES]);
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < ntiles; t += (long long)gridDim.x * blockDim.x) {
+        long long r = t * LBTILE;
+        int lo = 0, hi = nin - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >> 1;
+            if (scan[mid] <= r) lo = mid; else hi = mid - 1;
+        }
+        tstart[t] = lo;
+    }
+}
+
 template <class Op>
 __device__ void lb_expand(Op op, Graph g, int* ctl, int* q0, int* q1, const long long* scan,
-                          const long long* total, int useSkip) {
+                          const long long* total, int useSkip, const int* tstart) {
     int nin = in_count(ctl);
     if (nin == 0) return;
     int L = level_of(ctl);
     const int* qin = (L & 1) ? q1 : q0;
     int* qout = (L & 1) ? q0 : q1;
     long long T = *(volatile const long long*)total;
+    unsigned active = (unsigned)max(1LL, min((long long)gridDim.x, (T + LBTILE - 1) / LBTILE));
+    if (blockIdx.x >= active) {
+        idle_level(ctl);
+        return;
+    }
     long long skip = useSkip ? ((volatile const int*)ctl)[C_SKIP] : 0;
     unsigned long long insp = 0;
     __shared__ int s_lo, s_hi;
+    __shared__ long long s_scan[LBSPAN], s_base[LBSPAN];
+    __shared__ int s_u[LBSPAN];
     for (long long r0 = (long long)blockIdx.x * LBTILE; r0 < T; r0 += (long long)gridDim.x * LBTILE) {
         long long r1 = min(r0 + (long long)LBTILE, T);
-        if (threadIdx.x < 2) {
+        long long tile = r0 / LBTILE, ntiles = (T + LBTILE - 1) / LBTILE, tcap = ctl[C_TILES];
+        if (tile < tcap && threadIdx.x < 2) {
+            // the next tile's first entry bounds this one's (it may own
+            // none of this tile's edges: the search then never picks it)
+            if (threadIdx.x == 0) s_lo = tstart[tile];
+            else s_hi = tile + 1 < ntiles && tile + 1 < tcap ? tstart[tile + 1] : nin - 1;
+        } else if (threadIdx.x < 2) {
             long long r = threadIdx.x == 0 ? r0 : r1 - 1;
             int lo = 0, hi = nin - 1; // last i with scan[i] <= r
             while (lo < hi) {
@@ -291,17 +347,41 @@ __device__ void lb_expand(Op op, Graph g, int* ctl, int* q0, int* q1, const long
             if (threadIdx.x == 0) s_lo = lo; else s_hi = lo;
         }
         __syncthreads();
-        int blo = s_lo, bhi = s_hi;
-        for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) {
-            int lo = blo, hi = bhi;
-            while (lo < hi) {
-                int mid = (lo + hi + 1) >> 1;
-                if (scan[mid] <= r) lo = mid; else hi = mid - 1;
+        int blo = s_lo, bhi = s_hi, span = bhi - blo + 1;
+        if (span <= LBSPAN) {
+            for (int i = threadIdx.x; i < span; i += blockDim.x) {
+                long long sc = scan[blo + i];
+                int u = qin[blo + i];
+                s_scan[i] = sc;
+                s_u[i] = u;
+                s_base[i] = g.off[u] + skip - sc;
             }
-            int u = qin[lo];
-            long long k = g.off[u] + skip + (r - scan[lo]);
-            insp++;
-            if (op.relax(op.source(u), g, u, g.adj[k], k, L)) push_agg(ctl, qout, g.adj[k]);
+            __syncthreads();
+            for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) {
+                int lo = 0, hi = span - 1;
+                while (lo < hi) {
+                    int mid = (lo + hi + 1) >> 1;
+                    if (s_scan[mid] <= r) lo = mid; else hi = mid - 1;
+                }
+                int u = s_u[lo];
+                long long k = s_base[lo] + r;
+                int v = g.adj[k];
+                insp++;
+                if (op.relax(op.source(u), g, u, v, k, L)) push_agg(ctl, qout, v);
+            }
+        } else {
+            for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) {
+                int lo = blo, hi = bhi;
+                while (lo < hi) {
+                    int mid = (lo + hi + 1) >> 1;
+                    if (scan[mid] <= r) lo = mid; else hi = mid - 1;
+                }
+                int u = qin[lo];
+                long long k = g.off[u] + skip + (r - scan[lo]);
+                int v = g.adj[k];
+                insp++;
+                if (op.relax(op.source(u), g, u, v, k, L)) push_agg(ctl, qout, v);
+            }
         }
         __syncthreads();
     }
@@ -312,12 +392,17 @@ __device__ void lb_expand(Op op, Graph g, int* ctl, int* q0, int* q1, const long
 // entries; vertices of degree >= tcta are expanded by the whole block, one
 // at a time, those of degree >= twarp by a warp, the rest by their thread.
 template <class Op>
-__device__ void twc_expand(Op op, Graph g, int* ctl, int* q0, int* q1, int twarp, int tcta) {
+__device__ void twc_expand(Op op, Graph g, int* ctl, int* q0, int* q1, int twarp, int tcta, int pushBelow) {
     int nin = in_count(ctl);
-    if (nin == 0) return;
+    if (nin == 0 || nin >= pushBelow) return; // pushBelow: the pull's turn (direction-optimizing BFS)
     int L = level_of(ctl);
     const int* qin = (L & 1) ? q1 : q0;
     int* qout = (L & 1) ? q0 : q1;
+    unsigned active = min(gridDim.x, (unsigned)((nin + blockDim.x - 1) / blockDim.x));
+    if (blockIdx.x >= active) {
+        idle_level(ctl);
+        return;
+    }
     unsigned long long insp = 0;
     __shared__ int s_owner, s_u;
     __shared__ long long s_b, s_e;
@@ -429,6 +514,34 @@ __device__ void scan_flags(Op op, Graph g, const int* ctl, int* flags) {
 #define MAKE(OP)                   \
     Graph g{off, adj, w, src, n, m}; \
     OP op = OP::make(s1, s2, mark)
+
+// pull_bfs: a bottom-up level of direction-optimizing BFS (Beamer et al.),
+// run where the frontier holds at least pullFrom vertices: every
+// unreached vertex scans its in-arcs (ioff, iadj) for one in the frontier
+// and stops at the first; each vertex is its own thread's, so the visit
+// needs no atomics, and the vertices found are queued for the next level.
+extern "C" __global__ void __launch_bounds__(THREADS) pull_bfs(const long long* ioff, const int* iadj, int n, int* depth,
+                                                               int* parent, int* ctl, int* q0, int* q1, int pullFrom) {
+    int nin = in_count(ctl);
+    if (nin == 0 || nin < pullFrom) return;
+    int L = level_of(ctl);
+    int* qout = (L & 1) ? q0 : q1;
+    unsigned long long insp = 0;
+    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+        if (depth[v] != -1) continue;
+        for (long long k = ioff[v]; k < ioff[v + 1]; k++) {
+            int u = iadj[k];
+            insp++;
+            if (((volatile int*)depth)[u] == L) {
+                depth[v] = L + 1;
+                parent[v] = u;
+                push_agg(ctl, qout, v);
+                break;
+            }
+        }
+    }
+    end_level(ctl, insp);
+}
 
 // ------------------------------------------------------- two-phase SSSP
 
@@ -543,14 +656,15 @@ extern "C" __global__ void __launch_bounds__(THREADS) tp2_sssp_racy(GARGS) {
         edge_expand<OP, 8>(op, g, ctl);                                                                          \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(THREADS)                                                        \
-        lb_##name(GARGS, int* q0, int* q1, const long long* scan, const long long* total, int useSkip) {        \
+        lb_##name(GARGS, int* q0, int* q1, const long long* scan, const long long* total, int useSkip,          \
+                  const int* tstart) {                                                                           \
         MAKE(OP);                                                                                                \
-        lb_expand(op, g, ctl, q0, q1, scan, total, useSkip);                                                     \
+        lb_expand(op, g, ctl, q0, q1, scan, total, useSkip, tstart);                                             \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(THREADS)                                                        \
-        twc_##name(GARGS, int* q0, int* q1, int twarp, int tcta) {                                              \
+        twc_##name(GARGS, int* q0, int* q1, int twarp, int tcta, int pushBelow) {                               \
         MAKE(OP);                                                                                                \
-        twc_expand(op, g, ctl, q0, q1, twarp, tcta);                                                             \
+        twc_expand(op, g, ctl, q0, q1, twarp, tcta, pushBelow);                                                  \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(THREADS)                                                        \
         ns_##name(GARGS, const long long* pstart, const int* powner, int np) {                                  \

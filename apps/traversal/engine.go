@@ -22,7 +22,7 @@ var traversalPTX string
 var ops = []string{"bfs", "bfs_nc", "sssp"}
 
 // policies are the kernel templates instantiated for every operator.
-var policies = []string{"thread", "topo", "edge", "edgechunk", "lb", "twc", "ns", "hp", "flags"}
+var policies = []string{"persist", "thread", "topo", "edge", "edgechunk", "lb", "twc", "ns", "hp", "flags"}
 
 // Module holds the traversal kernels.
 var Module = gpu.PTXModule{Name: "traversal", PTX: traversalPTX, Entries: moduleEntries()}
@@ -44,7 +44,7 @@ const (
 	lbTile      = threads * 4
 	cCap        = 4
 	cTiles      = 6
-	ctlWords    = 128
+	ctlWords    = 160
 	mailSlots   = 4
 	mailWords   = 4
 	edgeChunk   = 8
@@ -505,6 +505,10 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 	switch s {
 	case Thread:
 		err = add("thread_"+op, q, gpu.Ptr(e.q0), gpu.Ptr(e.q1), 0)
+	case Persistent:
+		// one block per multiprocessor: the grid barrier needs every
+		// block resident
+		err = add("persist_"+op, e.sms, gpu.Ptr(e.q0), gpu.Ptr(e.q1))
 	case Topo:
 		err = add("topo_"+op, e.grid(e.n))
 	case Edge:
@@ -564,7 +568,11 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 
 // plan is the captured graph of k levels of s, then a post.
 func (e *Engine) plan(a Algorithm, s Strategy) (*gpu.Graph, error) {
-	key := planKey{a, s, e.opt.LevelsPerGraph}
+	k := e.opt.LevelsPerGraph
+	if s == Persistent {
+		k = 1 // one launch runs every level
+	}
+	key := planKey{a, s, k}
 	if g := e.graphs[key]; g != nil {
 		return g, nil
 	}
@@ -577,7 +585,7 @@ func (e *Engine) plan(a Algorithm, s Strategy) (*gpu.Graph, error) {
 		return nil, err
 	}
 	g, err := e.d.Capture(func() error {
-		for range e.opt.LevelsPerGraph {
+		for range k {
 			for _, f := range body {
 				if err := f(); err != nil {
 					return err
@@ -675,6 +683,9 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy) (
 		if level>>32 != 0 {
 			e.posts += launched
 			_ = e.d.Sync("a traversal that overflowed")
+			if s == Persistent {
+				return nil, fmt.Errorf("traversal: %s %s from %d: a frontier queue of %d entries overflowed, or the grid barrier timed out (blocks not all resident)", a, s, root, e.qcap)
+			}
 			return nil, fmt.Errorf("traversal: %s %s from %d: a frontier queue of %d entries overflowed", a, s, root, e.qcap)
 		}
 		if math.Float64bits(word[1]) == 0 {

@@ -29,6 +29,7 @@ type Strategy uint8
 
 const (
 	Thread       Strategy = iota + 1 // node-based, data-driven: a thread per frontier vertex (Gunrock's ThreadExpand; the slides' queue BFS)
+	Persistent                       // node-based, data-driven, in one persistent kernel: levels separated by a software grid barrier
 	Topo                             // node-based, topology-driven: a thread per vertex, active when stamped with the level (the slides' parallel BFS)
 	Edge                             // edge-based over the COO arcs, topology-driven, one atomic per push
 	EdgeChunk                        // edge-based with work chunking: 8 arcs per thread, one atomic per warp's batch of pushes
@@ -53,6 +54,7 @@ type strategyInfo struct {
 
 var strategyNames = enum.New("strategy",
 	enum.Name[Strategy]{Value: Thread, Name: "thread", Aliases: []string{"node", "queue", "bs"}},
+	enum.Name[Strategy]{Value: Persistent, Name: "persistent", Aliases: []string{"persist"}},
 	enum.Name[Strategy]{Value: Topo, Name: "topo", Aliases: []string{"parallel"}},
 	enum.Name[Strategy]{Value: Edge, Name: "edge", Aliases: []string{"ep"}},
 	enum.Name[Strategy]{Value: EdgeChunk, Name: "edge-chunk", Aliases: []string{"chunk"}},
@@ -69,6 +71,7 @@ var strategyNames = enum.New("strategy",
 
 var strategyTable = map[Strategy]strategyInfo{
 	Thread:       {true, true, false, "node-based, a thread per frontier vertex (ThreadExpand; queue BFS)"},
+	Persistent:   {true, true, false, "a thread per frontier vertex in one persistent kernel, a grid barrier per level"},
 	Topo:         {true, true, false, "node-based, topology-driven: a thread per vertex (level-synchronous parallel BFS)"},
 	Edge:         {true, true, false, "edge-based over the COO arcs, topology-driven"},
 	EdgeChunk:    {true, true, false, "edge-based with work chunking (one atomic per batch)"},

@@ -22,7 +22,7 @@
 
 #define THREADS 256
 
-// The control block (ctl, 128 int32 words): incount first, so that the
+// The control block (ctl, 160 int32 words): incount first, so that the
 // primitives read it as a device length; the words every thread reads
 // (incount, level) in the first 128-byte line, the output count, the
 // ticket and the inspected count each in a line of its own, so that their
@@ -37,6 +37,7 @@
 #define C_OUT 32
 #define C_TICKET 64
 #define C_INSPECTED 96 // int64
+#define C_GEN 128      // the persistent kernel's barrier generation
 #define MAIL_SLOTS 4
 #define MAIL_WORDS 4
 
@@ -543,6 +544,63 @@ extern "C" __global__ void __launch_bounds__(THREADS) pull_bfs(const long long* 
     end_level(ctl, insp);
 }
 
+// persist: the whole search in one kernel (a persistent grid of one block
+// per multiprocessor, all resident): a thread per frontier vertex, levels
+// separated by a software grid barrier whose last arrival closes the level
+// (close_level's work) and releases the others by a generation word. A
+// barrier that waits longer than about 4 s (a grid not all resident)
+// gives up and flags C_OVERFLOW = 2, which the host reports.
+__device__ void grid_barrier_close(int* ctl) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile int* c = ctl;
+        int gen = c[C_GEN];
+        __threadfence();
+        if (atomicAdd((unsigned*)&ctl[C_TICKET], 1u) == gridDim.x - 1) {
+            c[C_TICKET] = 0;
+            int out = c[C_OUT];
+            if (out > c[C_CAP]) { c[C_OVERFLOW] = 1; out = 0; }
+            c[C_IN] = out;
+            c[C_OUT] = 0;
+            c[C_LEVEL] = c[C_LEVEL] + 1;
+            __threadfence();
+            c[C_GEN] = gen + 1;
+        } else {
+            long long t0 = clock64();
+            while (c[C_GEN] == gen) {
+                if (clock64() - t0 > (1LL << 33)) {
+                    c[C_OVERFLOW] = 2;
+                    c[C_IN] = 0;
+                    break;
+                }
+            }
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+template <class Op>
+__device__ void persist_run(Op op, Graph g, int* ctl, int* q0, int* q1) {
+    volatile int* c = ctl;
+    unsigned long long insp = 0;
+    while (true) {
+        int nin = c[C_IN];
+        if (nin == 0) break;
+        int L = c[C_LEVEL];
+        const int* qin = (L & 1) ? q1 : q0;
+        int* qout = (L & 1) ? q0 : q1;
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nin; i += gridDim.x * blockDim.x) {
+            int u = ((volatile const int*)qin)[i];
+            long long b = g.off[u], e = g.off[u + 1];
+            insp += e - b;
+            expand_range(op, g, ctl, qout, u, op.source(u), b, e, L, 1);
+        }
+        grid_barrier_close(ctl);
+    }
+    if (insp) atomicAdd((unsigned long long*)&ctl[C_INSPECTED], insp);
+}
+
 // ------------------------------------------------------- two-phase SSSP
 
 // Harish and Narayanan's two-phase SSSP: phase 1 relaxes the arcs of the
@@ -675,6 +733,10 @@ extern "C" __global__ void __launch_bounds__(THREADS) tp2_sssp_racy(GARGS) {
         hp_##name(GARGS, int* q0, int* q1, int mdt, int wdBelow) {                                              \
         MAKE(OP);                                                                                                \
         hp_first(op, g, ctl, q0, q1, mdt, wdBelow);                                                              \
+    }                                                                                                            \
+    extern "C" __global__ void __launch_bounds__(THREADS) persist_##name(GARGS, int* q0, int* q1) {            \
+        MAKE(OP);                                                                                                \
+        persist_run(op, g, ctl, q0, q1);                                                                         \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(THREADS) flags_##name(GARGS, int* flags) {                     \
         MAKE(OP);                                                                                                \

@@ -1,39 +1,96 @@
 package main
 
-// PLACEHOLDER until the GPU traversal engine (package apps/traversal) lands:
-// this file is the whole of the GPU side of 'spac bfs' and 'spac sssp'. It
-// is to be replaced by an adapter from traversal.Open(device, g) to the
-// traverser interface (traverser.go): Strategies from the engine's list,
-// Run from its BFS / SSSP. Until then --gpu fails with errNoGPUEngine
-// before any input is read; nothing here ever returns a result.
-//
-// The adapter, when the engine is there (a sketch):
-//
-//	gpuStrategyNames: the engine's strategy names for p (those that
-//	  support it; the negative ones as extra), known before the graph is
-//	  read, so that a wrong --strategy is refused at once
-//	openGPU: d, err := gpu.Open(device) (gpu.ErrNoCUDA in a plain build),
-//	  then traversal.Open(d, g); Close closes both
-//	Run: Engine.BFS or Engine.SSSP from root with the strategy, into a
-//	  traversal in the graph's ids (Parent, Depth or Dist, Levels,
-//	  Inspected) with Elapsed the engine's own time of the search
-//
-// The command times, validates, reports and writes --out around it.
+// The GPU side of 'spac bfs' and 'spac sssp': the traversal engine
+// (package apps/traversal) behind the traverser interface.
 
 import (
 	"context"
-	"errors"
 
+	engine "github.com/spac-gpu/spac/apps/traversal"
 	"github.com/spac-gpu/spac/apps/traversal/graph"
+	"github.com/spac-gpu/spac/gpu"
 )
 
-var errNoGPUEngine = errors.New("GPU traversal: the engine is not in this build yet (run without --gpu for the CPU references)")
+func (p problem) algorithm() engine.Algorithm {
+	if p == problemSSSP {
+		return engine.SSSP
+	}
+	return engine.BFS
+}
 
 // gpuStrategyNames are the GPU strategies of p that --strategy all runs,
-// and the extra ones it takes only when named (negative tests).
-func gpuStrategyNames(p problem) (all, extra []string, err error) { return nil, nil, errNoGPUEngine }
+// and the extra ones it takes only when named (negative tests such as the
+// racy SSSP, which must fail validation).
+// Without CUDA in this binary it fails at once, before any input is read.
+func gpuStrategyNames(p problem) (all, extra []string, err error) {
+	if !gpu.Built {
+		return nil, nil, gpu.ErrNoCUDA
+	}
+	for _, s := range engine.Strategies() {
+		if !s.Supports(p.algorithm()) {
+			continue
+		}
+		if s.Negative() {
+			extra = append(extra, s.String())
+		} else {
+			all = append(all, s.String())
+		}
+	}
+	return all, extra, nil
+}
 
-// openGPU opens the GPU engine for p on device with g uploaded.
+// gpuTraverser runs the engine's strategies on one device.
+type gpuTraverser struct {
+	d     *gpu.Device
+	e     *engine.Engine
+	p     problem
+	names []string
+}
+
+// openGPU opens device and uploads g for p's strategies.
 func openGPU(ctx context.Context, g *graph.Graph, p problem, device int) (traverser, error) {
-	return nil, errNoGPUEngine
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d, err := gpu.Open(device)
+	if err != nil {
+		return nil, err
+	}
+	e, err := engine.Open(d, g)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	all, extra, _ := gpuStrategyNames(p)
+	return &gpuTraverser{d: d, e: e, p: p, names: append(all, extra...)}, nil
+}
+
+func (t *gpuTraverser) Strategies() []string { return t.names }
+
+func (t *gpuTraverser) Run(ctx context.Context, root int32, name string) (*traversal, error) {
+	s, err := engine.ParseStrategy(name)
+	if err != nil {
+		return nil, err
+	}
+	var r *engine.Result
+	if t.p == problemSSSP {
+		r, err = t.e.SSSP(ctx, root, s)
+	} else {
+		r, err = t.e.BFS(ctx, root, s)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &traversal{Depth: r.Depth, Dist: r.Dist, Levels: r.Levels, Inspected: r.Inspected, Elapsed: r.Time}
+	if t.p == problemSSSP {
+		out.Parent = r.Pred
+	} else {
+		out.Parent = r.Parent
+	}
+	return out, nil
+}
+
+func (t *gpuTraverser) Close() error {
+	t.e.Close()
+	return t.d.Close()
 }

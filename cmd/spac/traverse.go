@@ -161,8 +161,14 @@ input ids: ` + arrays + `.
 DIR is replaced as a whole and may hold nothing else.
 
 Without --gpu the CPU references run, on every core. --gpu runs the GPU
-engine's strategies; this build has no GPU traversal engine yet, and --gpu
-says so and exits with status 1.`
+engine's strategies (apps/traversal: node-based, edge-based with and
+without work chunking, workload decomposition / LB and its culling
+variant, TWC, node splitting, hierarchical, the slides' topology-driven
+and scan BFS, direction-optimizing pull, persistent kernels, two-phase
+SSSP); --strategy all runs every one that is not a negative test, and
+two-phase-racy, the original racy SSSP kept to show that validation
+catches it, runs only when named. A binary without CUDA says so at once
+and exits with status 1 (build one with 'make gpu').`
 }
 
 // oneGraph accepts exactly one positional argument, the graph.

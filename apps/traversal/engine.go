@@ -508,7 +508,9 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 	case Persistent:
 		// one block per multiprocessor: the grid barrier needs every
 		// block resident
-		err = add("persist_"+op, e.sms, gpu.Ptr(e.q0), gpu.Ptr(e.q1))
+		err = add("persist_"+op, e.sms, gpu.Ptr(e.q0), gpu.Ptr(e.q1), 0, 0)
+	case PersistentTWC:
+		err = add("persist_"+op, e.sms, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Int(e.opt.TWCWarp), gpu.Int(e.opt.TWCBlock))
 	case Topo:
 		err = add("topo_"+op, e.grid(e.n))
 	case Edge:
@@ -569,7 +571,7 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 // plan is the captured graph of k levels of s, then a post.
 func (e *Engine) plan(a Algorithm, s Strategy) (*gpu.Graph, error) {
 	k := e.opt.LevelsPerGraph
-	if s == Persistent {
+	if s == Persistent || s == PersistentTWC {
 		k = 1 // one launch runs every level
 	}
 	key := planKey{a, s, k}
@@ -683,7 +685,7 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy) (
 		if level>>32 != 0 {
 			e.posts += launched
 			_ = e.d.Sync("a traversal that overflowed")
-			if s == Persistent {
+			if s == Persistent || s == PersistentTWC {
 				return nil, fmt.Errorf("traversal: %s %s from %d: a frontier queue of %d entries overflowed, or the grid barrier timed out (blocks not all resident)", a, s, root, e.qcap)
 			}
 			return nil, fmt.Errorf("traversal: %s %s from %d: a frontier queue of %d entries overflowed", a, s, root, e.qcap)

@@ -28,20 +28,21 @@ func (a Algorithm) String() string { return algorithms.String(a) }
 type Strategy uint8
 
 const (
-	Thread       Strategy = iota + 1 // node-based, data-driven: a thread per frontier vertex (Gunrock's ThreadExpand; the slides' queue BFS)
-	Persistent                       // node-based, data-driven, in one persistent kernel: levels separated by a software grid barrier
-	Topo                             // node-based, topology-driven: a thread per vertex, active when stamped with the level (the slides' parallel BFS)
-	Edge                             // edge-based over the COO arcs, topology-driven, one atomic per push
-	EdgeChunk                        // edge-based with work chunking: 8 arcs per thread, one atomic per warp's batch of pushes
-	LB                               // workload decomposition / Gunrock LB: scan of frontier degrees, equal edge ranges, merge-path search
-	LBCull                           // LB whose output drops duplicate vertices (BFS: CAS visit; SSSP always culls)
-	TWC                              // Gunrock's thread / warp / CTA grouping (thresholds 32 and 512)
-	NodeSplit                        // node splitting: pieces of at most MDT arcs, a thread per piece, topology-driven
-	Hierarchical                     // hierarchical processing: MDT arcs per vertex, then WD for the rest; WD alone below 1024 entries
-	ScanBFS                          // the slides' scan BFS: frontier flags compacted by a scan into a queue, then a thread per entry
-	Pull                             // direction-optimizing BFS: TWC's push below a frontier of n/PullDivisor vertices, a bottom-up pull over the in-arcs above
-	TwoPhase                         // Harish-Narayanan two-phase SSSP with the atomic (CAS) update
-	TwoPhaseRacy                     // the same with the original racy update: a negative test, fails validation
+	Thread        Strategy = iota + 1 // node-based, data-driven: a thread per frontier vertex (Gunrock's ThreadExpand; the slides' queue BFS)
+	Persistent                        // node-based, data-driven, in one persistent kernel: levels separated by a software grid barrier
+	PersistentTWC                     // TWC's thread/warp/CTA grouping in one persistent kernel
+	Topo                              // node-based, topology-driven: a thread per vertex, active when stamped with the level (the slides' parallel BFS)
+	Edge                              // edge-based over the COO arcs, topology-driven, one atomic per push
+	EdgeChunk                         // edge-based with work chunking: 8 arcs per thread, one atomic per warp's batch of pushes
+	LB                                // workload decomposition / Gunrock LB: scan of frontier degrees, equal edge ranges, merge-path search
+	LBCull                            // LB whose output drops duplicate vertices (BFS: CAS visit; SSSP always culls)
+	TWC                               // Gunrock's thread / warp / CTA grouping (thresholds 32 and 512)
+	NodeSplit                         // node splitting: pieces of at most MDT arcs, a thread per piece, topology-driven
+	Hierarchical                      // hierarchical processing: MDT arcs per vertex, then WD for the rest; WD alone below 1024 entries
+	ScanBFS                           // the slides' scan BFS: frontier flags compacted by a scan into a queue, then a thread per entry
+	Pull                              // direction-optimizing BFS: TWC's push below a frontier of n/PullDivisor vertices, a bottom-up pull over the in-arcs above
+	TwoPhase                          // Harish-Narayanan two-phase SSSP with the atomic (CAS) update
+	TwoPhaseRacy                      // the same with the original racy update: a negative test, fails validation
 )
 
 // strategyInfo is the one table of the strategies: name, aliases and what
@@ -55,6 +56,7 @@ type strategyInfo struct {
 var strategyNames = enum.New("strategy",
 	enum.Name[Strategy]{Value: Thread, Name: "thread", Aliases: []string{"node", "queue", "bs"}},
 	enum.Name[Strategy]{Value: Persistent, Name: "persistent", Aliases: []string{"persist"}},
+	enum.Name[Strategy]{Value: PersistentTWC, Name: "persistent-twc"},
 	enum.Name[Strategy]{Value: Topo, Name: "topo", Aliases: []string{"parallel"}},
 	enum.Name[Strategy]{Value: Edge, Name: "edge", Aliases: []string{"ep"}},
 	enum.Name[Strategy]{Value: EdgeChunk, Name: "edge-chunk", Aliases: []string{"chunk"}},
@@ -70,20 +72,21 @@ var strategyNames = enum.New("strategy",
 )
 
 var strategyTable = map[Strategy]strategyInfo{
-	Thread:       {true, true, false, "node-based, a thread per frontier vertex (ThreadExpand; queue BFS)"},
-	Persistent:   {true, true, false, "a thread per frontier vertex in one persistent kernel, a grid barrier per level"},
-	Topo:         {true, true, false, "node-based, topology-driven: a thread per vertex (level-synchronous parallel BFS)"},
-	Edge:         {true, true, false, "edge-based over the COO arcs, topology-driven"},
-	EdgeChunk:    {true, true, false, "edge-based with work chunking (one atomic per batch)"},
-	LB:           {true, true, false, "workload decomposition: scan of frontier degrees, equal edge ranges (merge-path)"},
-	LBCull:       {true, true, false, "LB with duplicate culling of the output frontier"},
-	TWC:          {true, true, false, "thread/warp/CTA grouping at degrees 32 and 512"},
-	NodeSplit:    {true, true, false, "node splitting at the MDT of the degree histogram"},
-	Hierarchical: {true, true, false, "hierarchical processing: MDT arcs per vertex, then WD; WD below 1024"},
-	ScanBFS:      {true, true, false, "scan-based frontier compaction, then a thread per entry"},
-	Pull:         {true, false, false, "direction-optimizing BFS: TWC push, bottom-up pull on large frontiers (needs in-arcs)"},
-	TwoPhase:     {false, true, false, "two-phase SSSP (Harish-Narayanan) with the atomic update"},
-	TwoPhaseRacy: {false, true, true, "two-phase SSSP with the racy update (negative test: fails validation)"},
+	Thread:        {true, true, false, "node-based, a thread per frontier vertex (ThreadExpand; queue BFS)"},
+	Persistent:    {true, true, false, "a thread per frontier vertex in one persistent kernel, a grid barrier per level"},
+	PersistentTWC: {true, true, false, "TWC's grouping in one persistent kernel, a grid barrier per level"},
+	Topo:          {true, true, false, "node-based, topology-driven: a thread per vertex (level-synchronous parallel BFS)"},
+	Edge:          {true, true, false, "edge-based over the COO arcs, topology-driven"},
+	EdgeChunk:     {true, true, false, "edge-based with work chunking (one atomic per batch)"},
+	LB:            {true, true, false, "workload decomposition: scan of frontier degrees, equal edge ranges (merge-path)"},
+	LBCull:        {true, true, false, "LB with duplicate culling of the output frontier"},
+	TWC:           {true, true, false, "thread/warp/CTA grouping at degrees 32 and 512"},
+	NodeSplit:     {true, true, false, "node splitting at the MDT of the degree histogram"},
+	Hierarchical:  {true, true, false, "hierarchical processing: MDT arcs per vertex, then WD; WD below 1024"},
+	ScanBFS:       {true, true, false, "scan-based frontier compaction, then a thread per entry"},
+	Pull:          {true, false, false, "direction-optimizing BFS: TWC push, bottom-up pull on large frontiers (needs in-arcs)"},
+	TwoPhase:      {false, true, false, "two-phase SSSP (Harish-Narayanan) with the atomic update"},
+	TwoPhaseRacy:  {false, true, true, "two-phase SSSP with the racy update (negative test: fails validation)"},
 }
 
 func (s Strategy) String() string { return strategyNames.String(s) }

@@ -87,8 +87,7 @@ __device__ __forceinline__ float dist_of(unsigned long long x) { return __uint_a
 // SSSP: dp[v] packs dist (high word, fp32 bits) and pred (low word); a CAS
 // loop replaces it only on a strict decrease of the distance (a tie never
 // replaces: zero-weight edges would otherwise form predecessor cycles).
-// Cull: atomicExch on the stamp pushes v once per level.
-template <bool Cull>
+// atomicExch on the stamp pushes v once per level.
 struct SsspOp {
     unsigned long long* dp;
     int* unused;
@@ -108,9 +107,7 @@ struct SsspOp {
             old = prev;
         }
         if (!done) return false;
-        if (Cull) return atomicExch(&mark[v], L + 1) != L + 1;
-        mark[v] = L + 1;
-        return true;
+        return atomicExch(&mark[v], L + 1) != L + 1;
     }
 };
 
@@ -393,17 +390,8 @@ __device__ void lb_expand(Op op, Graph g, int* ctl, int* q0, int* q1, const long
 // entries; vertices of degree >= tcta are expanded by the whole block, one
 // at a time, those of degree >= twarp by a warp, the rest by their thread.
 template <class Op>
-__device__ void twc_expand(Op op, Graph g, int* ctl, int* q0, int* q1, int twarp, int tcta, int pushBelow) {
-    int nin = in_count(ctl);
-    if (nin == 0 || nin >= pushBelow) return; // pushBelow: the pull's turn (direction-optimizing BFS)
-    int L = level_of(ctl);
-    const int* qin = (L & 1) ? q1 : q0;
-    int* qout = (L & 1) ? q0 : q1;
-    unsigned active = min(gridDim.x, (unsigned)((nin + blockDim.x - 1) / blockDim.x));
-    if (blockIdx.x >= active) {
-        idle_level(ctl);
-        return;
-    }
+__device__ unsigned long long twc_tiles(Op op, const Graph& g, int* ctl, const int* qin, int* qout, int nin, int L,
+                                        int twarp, int tcta) {
     unsigned long long insp = 0;
     __shared__ int s_owner, s_u;
     __shared__ long long s_b, s_e;
@@ -412,7 +400,7 @@ __device__ void twc_expand(Op op, Graph g, int* ctl, int* q0, int* q1, int twarp
         int u = -1;
         long long b = 0, e = 0;
         if (i < nin) {
-            u = qin[i];
+            u = ((volatile const int*)qin)[i]; // volatile: the persistent kernel's queue was written this launch
             b = g.off[u];
             e = g.off[u + 1];
             insp += e - b;
@@ -450,7 +438,22 @@ __device__ void twc_expand(Op op, Graph g, int* ctl, int* q0, int* q1, int twarp
         if (e > b) expand_range(op, g, ctl, qout, u, op.source(u), b, e, L, 1);
         __syncthreads();
     }
-    end_level(ctl, insp);
+    return insp;
+}
+
+template <class Op>
+__device__ void twc_expand(Op op, Graph g, int* ctl, int* q0, int* q1, int twarp, int tcta, int pushBelow) {
+    int nin = in_count(ctl);
+    if (nin == 0 || nin >= pushBelow) return; // pushBelow: the pull's turn (direction-optimizing BFS)
+    int L = level_of(ctl);
+    const int* qin = (L & 1) ? q1 : q0;
+    int* qout = (L & 1) ? q0 : q1;
+    unsigned active = min(gridDim.x, (unsigned)((nin + blockDim.x - 1) / blockDim.x));
+    if (blockIdx.x >= active) {
+        idle_level(ctl);
+        return;
+    }
+    end_level(ctl, twc_tiles(op, g, ctl, qin, qout, nin, L, twarp, tcta));
 }
 
 // ns: node splitting: a thread per piece of at most MDT arcs (pstart,
@@ -545,7 +548,8 @@ extern "C" __global__ void __launch_bounds__(THREADS) pull_bfs(const long long* 
 }
 
 // persist: the whole search in one kernel (a persistent grid of one block
-// per multiprocessor, all resident): a thread per frontier vertex, levels
+// per multiprocessor, all resident): a thread per frontier vertex (twarp
+// 0) or TWC's grouping (twc_tiles), levels
 // separated by a software grid barrier whose last arrival closes the level
 // (close_level's work) and releases the others by a generation word. A
 // barrier that waits longer than about 4 s (a grid not all resident)
@@ -581,7 +585,7 @@ __device__ void grid_barrier_close(int* ctl) {
 }
 
 template <class Op>
-__device__ void persist_run(Op op, Graph g, int* ctl, int* q0, int* q1) {
+__device__ void persist_run(Op op, Graph g, int* ctl, int* q0, int* q1, int twarp, int tcta) {
     volatile int* c = ctl;
     unsigned long long insp = 0;
     while (true) {
@@ -590,11 +594,15 @@ __device__ void persist_run(Op op, Graph g, int* ctl, int* q0, int* q1) {
         int L = c[C_LEVEL];
         const int* qin = (L & 1) ? q1 : q0;
         int* qout = (L & 1) ? q0 : q1;
-        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nin; i += gridDim.x * blockDim.x) {
-            int u = ((volatile const int*)qin)[i];
-            long long b = g.off[u], e = g.off[u + 1];
-            insp += e - b;
-            expand_range(op, g, ctl, qout, u, op.source(u), b, e, L, 1);
+        if (twarp > 0) {
+            insp += twc_tiles(op, g, ctl, qin, qout, nin, L, twarp, tcta);
+        } else {
+            for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nin; i += gridDim.x * blockDim.x) {
+                int u = ((volatile const int*)qin)[i];
+                long long b = g.off[u], e = g.off[u + 1];
+                insp += e - b;
+                expand_range(op, g, ctl, qout, u, op.source(u), b, e, L, 1);
+            }
         }
         grid_barrier_close(ctl);
     }
@@ -694,7 +702,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tp2_sssp_racy(GARGS) {
 
 // ------------------------------------------------------------ entries
 
-#define OPS(X) X(bfs, BfsOp<true>) X(bfs_nc, BfsOp<false>) X(sssp, SsspOp<true>) X(sssp_nc, SsspOp<false>)
+#define OPS(X) X(bfs, BfsOp<true>) X(bfs_nc, BfsOp<false>) X(sssp, SsspOp)
 
 #define ENTRIES(name, OP)                                                                                         \
     extern "C" __global__ void __launch_bounds__(THREADS) thread_##name(GARGS, int* q0, int* q1, int qfixed) {  \
@@ -734,9 +742,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) tp2_sssp_racy(GARGS) {
         MAKE(OP);                                                                                                \
         hp_first(op, g, ctl, q0, q1, mdt, wdBelow);                                                              \
     }                                                                                                            \
-    extern "C" __global__ void __launch_bounds__(THREADS) persist_##name(GARGS, int* q0, int* q1) {            \
+    extern "C" __global__ void __launch_bounds__(THREADS) persist_##name(GARGS, int* q0, int* q1, int twarp, int tcta) { \
         MAKE(OP);                                                                                                \
-        persist_run(op, g, ctl, q0, q1);                                                                         \
+        persist_run(op, g, ctl, q0, q1, twarp, tcta);                                                            \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(THREADS) flags_##name(GARGS, int* flags) {                     \
         MAKE(OP);                                                                                                \

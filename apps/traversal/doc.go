@@ -38,35 +38,63 @@
 // # Policies
 //
 // thread (a thread per frontier vertex, Gunrock's ThreadExpand and the
-// slides' queue BFS), topo (a thread per vertex, active when stamped: the
-// slides' parallel level-synchronous BFS), edge (a thread per COO arc,
-// topology-driven) and edge-chunk (8 arcs per thread, one atomic per warp's
-// batch of pushes), lb (workload decomposition: an exclusive scan of the
-// frontier's degrees with gpu.Prims, equal edge ranges per block, each arc
-// finding its frontier entry by binary search) and lb-cull, twc (thread /
-// warp / CTA at 32 and 512 arcs, Options), ns (node splitting: pieces of at
-// most MDT arcs, MDT from the degree histogram, a piece reading its
-// vertex's state), hp (hierarchical processing: MDT arcs per frontier
-// vertex by its thread, the rest by workload decomposition; decomposition
-// alone below a frontier of 1024), scan (the slides' scan BFS: flags
-// compacted by gpu.Prims.Select), two-phase (Harish and Narayanan's SSSP
-// with the atomic update) and two-phase-racy (its original racy update,
-// kept as the negative test the validator catches).
+// slides' queue BFS), persistent and persistent-twc (the same mapping, or
+// TWC's, in one persistent kernel: see the level loop), topo (a thread per
+// vertex, active when stamped: the slides' parallel level-synchronous BFS),
+// edge (a thread per COO arc, topology-driven) and edge-chunk (8 arcs per
+// thread, one atomic per warp's batch of pushes), lb (workload
+// decomposition: an exclusive scan of the frontier's degrees with
+// gpu.Prims, a partition kernel that finds every tile's first entry
+// (merge-path), the block's entries staged in shared memory for the
+// per-arc search) and lb-cull, twc (thread / warp / CTA at 32 and 512 arcs,
+// Options), ns (node splitting: pieces of at most MDT arcs, MDT from the
+// degree histogram computed on the host, a piece reading its vertex's
+// state), hp (hierarchical processing, in one sub-iteration: MDT arcs per
+// frontier vertex by its thread, the rest by workload decomposition;
+// decomposition alone below a frontier of 1024), scan (the slides' scan
+// BFS: flags compacted by gpu.Prims.Select), pull (direction-optimizing
+// BFS: TWC's push, a bottom-up pull over the in-arcs while the frontier
+// holds n/24 vertices or more; ErrNotApplicable on a directed graph without
+// in-arcs), two-phase (Harish and Narayanan's SSSP with the atomic update)
+// and two-phase-racy (its original racy update, kept as the negative test
+// the validator catches).
 //
 // # The level loop
 //
-// The host never waits for a level. The levels run k at a time
-// (Options.LevelsPerGraph, default 16) from a captured CUDA graph; the last
-// block of each level's last kernel (a ticket) moves the output count to
-// the input count and advances the level, and a kernel that finds an
-// empty frontier returns at once. Each graph ends with a post to mapped
-// host memory (gpu.Mapped: level, frontier size, arcs inspected, the
-// post's number), and the host keeps two graphs queued ahead of the post it
-// reads, so the device runs without a gap until the host sees an empty
-// frontier; the time includes the empty levels of the last graph.
-// Measured on an H100 (road graph 4000 x 4000, 6,541 BFS levels, thread
-// policy): 33 us per level at k = 1, 30 at k = 4 and 16, 29.5 at k = 64:
-// the launch is not what bounds a level there, the kernel is.
+// The host never waits for a level. Two loops, measured on the H100 on a
+// road graph of 4000 x 4000 (16M vertices, 6,541 BFS levels):
+//
+//   - Captured graphs (every strategy but the persistent ones): the levels
+//     run k at a time (Options.LevelsPerGraph, default 16) from a captured
+//     CUDA graph; the last block of each level's last kernel (a ticket
+//     that every block takes) moves the output count to the input count
+//     and advances the level, and a kernel that finds an empty frontier
+//     returns at once. Each graph ends with a post to mapped host memory
+//     (gpu.Mapped: level, frontier size, arcs inspected, the post's number)
+//     and the host keeps two graphs queued ahead of the post it reads. An
+//     empty level costs 3.7 us (4.0 for twc, 45 for lb-cull, whose scan is
+//     sized by the largest frontier); the thread policy's BFS levels cost
+//     28 to 32 us at k = 1, 4, 16 or 64 (25 with one block per
+//     multiprocessor): the launch is not what bounds them.
+//   - Persistent (persistent, persistent-twc): one kernel runs the whole
+//     search, one block per multiprocessor (all resident), the levels
+//     separated by a software grid barrier whose last arrival closes the
+//     level: 10.9 to 12 us per level on the road graph (BFS 70 to 77 ms,
+//     against 190 ms for thread and Gunrock's 82 us per level on
+//     road_usa). Its grid is small, so on Kronecker graphs the captured
+//     loop with lb-cull or edge wins (few levels, much work each).
+//
+// The time of a Result includes the empty levels of the last graph.
+//
+// # Measured (H100, 2026-11-25; TestBenchmark, SPAC_TRAVERSE_BENCH=1)
+//
+// Graph500 TEPS, harmonic mean over random roots, every run validated:
+// Kronecker scale 22 BFS: lb-cull 19.3 GTEPS, pull 17.8, edge-chunk 15.2,
+// edge 14.4, hp 14.2, ns 13.4, twc 12.9; thread, topo and scan 0.55 (a
+// thread expands a hub of the frontier alone). SSSP (float weights in
+// (0,1]): lb-cull 2.8 GTEPS, twc 2.0; thread-mapped and topology-driven
+// SSSP 0.07. Road 4000 x 4000 BFS: persistent 0.29 GTEPS (12 us per level),
+// thread 0.12 (29 us).
 //
 // # Memory
 //

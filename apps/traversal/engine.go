@@ -18,8 +18,8 @@ import (
 var traversalPTX string
 
 // ops are the operator instances of traversal.cu: BFS with and without
-// culling, SSSP with culling.
-var ops = []string{"bfs", "bfs_nc", "sssp"}
+// culling, SSSP, SSSP near-far.
+var ops = []string{"bfs", "bfs_nc", "sssp", "ssspnf"}
 
 // policies are the kernel templates instantiated for every operator.
 var policies = []string{"persist", "thread", "topo", "edge", "edgechunk", "lb", "twc", "ns", "hp", "flags"}
@@ -28,7 +28,7 @@ var policies = []string{"persist", "thread", "topo", "edge", "edgechunk", "lb", 
 var Module = gpu.PTXModule{Name: "traversal", PTX: traversalPTX, Entries: moduleEntries()}
 
 func moduleEntries() []string {
-	out := []string{"lb_degrees_k", "lb_partition", "pull_bfs", "coo_sources", "init", "init_racy", "post", "tp1_sssp", "tp2_sssp", "tp1_sssp_racy", "tp2_sssp_racy"}
+	out := []string{"lb_degrees_k", "lb_partition", "pull_bfs", "nf_refill", "coo_sources", "init", "init_racy", "post", "tp1_sssp", "tp2_sssp", "tp1_sssp_racy", "tp2_sssp_racy"}
 	for _, p := range policies {
 		for _, o := range ops {
 			out = append(out, p+"_"+o)
@@ -75,6 +75,9 @@ type Options struct {
 	// MDT is node splitting's and hierarchical processing's threshold
 	// (0: from the degree histogram, MDT with MDTBins bins).
 	MDT int
+	// Delta is near-far SSSP's threshold step (0: 32 x the mean arc weight
+	// / the mean degree, Davidson et al.'s rule of thumb).
+	Delta float32
 	// PullDivisor: direction-optimizing BFS pulls while the frontier
 	// holds at least n/PullDivisor vertices (default 24, Beamer's beta).
 	PullDivisor int
@@ -128,6 +131,7 @@ type Engine struct {
 	tstart              *gpu.Buffer
 	pstart, powner      *gpu.Buffer
 	ioff, iadj          *gpu.Buffer // in-arcs: off and adj on an undirected graph
+	piles               *gpu.Buffer // near-far: two far piles and their stamps
 	npieces, mdt        int
 	prims               *gpu.Prims
 	mail                *gpu.Mapped
@@ -285,6 +289,8 @@ func (o *Options) fill(g *graph.Graph) error {
 		return fmt.Errorf("traversal: %d levels per graph: want 1 to %d", o.LevelsPerGraph, maxLevelsK)
 	case o.TWCWarp < 1 || o.TWCBlock < o.TWCWarp:
 		return fmt.Errorf("traversal: TWC thresholds %d and %d: want 1 <= warp <= block", o.TWCWarp, o.TWCBlock)
+	case o.Delta < 0 || math.IsNaN(float64(o.Delta)) || math.IsInf(float64(o.Delta), 0):
+		return fmt.Errorf("traversal: near-far step %v", o.Delta)
 	case o.PullDivisor < 1:
 		return fmt.Errorf("traversal: pull divisor %d", o.PullDivisor)
 	case o.BlocksPerSM < 1 || o.BlocksPerSM > 32:
@@ -294,6 +300,9 @@ func (o *Options) fill(g *graph.Graph) error {
 	case o.MDT < 0:
 		return fmt.Errorf("traversal: split threshold %d", o.MDT)
 	}
+	if o.Delta == 0 {
+		o.Delta = defaultDelta(g)
+	}
 	if o.MDT == 0 {
 		mdt, err := MDT(g, MDTBins)
 		if err != nil {
@@ -302,6 +311,20 @@ func (o *Options) fill(g *graph.Graph) error {
 		o.MDT = mdt
 	}
 	return nil
+}
+
+// defaultDelta is 32 x the mean weight / the mean degree (1 without
+// weights or arcs), at least the smallest normal float32.
+func defaultDelta(g *graph.Graph) float32 {
+	if len(g.Weight) == 0 || g.NumVertices == 0 {
+		return 1
+	}
+	sum := 0.0
+	for _, w := range g.Weight {
+		sum += float64(w)
+	}
+	meanDeg := float64(len(g.Weight)) / float64(g.NumVertices)
+	return float32(max(32*sum/float64(len(g.Weight))/meanDeg, 0x1p-126))
 }
 
 // MDT is the split threshold node splitting and hierarchical processing use.
@@ -451,6 +474,14 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 		if err := e.needPieces(); err != nil {
 			return nil, err
 		}
+	case NearFar:
+		if err := e.needPrims(); err != nil {
+			return nil, err
+		}
+		if err := e.alloc(&e.piles, 12*e.n, "the far piles"); err != nil {
+			return nil, err
+		}
+		op, s2 = "ssspnf", gpu.Ptr(e.piles)
 	case TwoPhase, TwoPhaseRacy:
 		if err := e.alloc(&e.dp2, 8*e.n, "the updating distances"); err != nil {
 			return nil, err
@@ -554,6 +585,16 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 			return e.prims.Select(e.q0, nil, e.flags, gpu.HostLen(int(e.n)), gpu.Int32, e.ctl)
 		})
 		err = add("thread_"+op, e.grid(e.n), gpu.Ptr(e.q0), gpu.Ptr(e.q0), 1)
+	case NearFar:
+		if err = lb(0, int(max(e.n, 1))); err != nil {
+			return nil, err
+		}
+		l, err := e.mod.Launch("nf_refill", e.grid(e.n), threads, 0, gpu.Ptr(e.dp), gpu.Ptr(e.piles), gpu.Ptr(e.mark), gpu.Ptr(e.ctl),
+			gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Int(int(e.n)), uint64(math.Float32bits(e.opt.Delta)))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l.Run)
 	case TwoPhase:
 		if err = add("tp1_sssp", e.grid(e.n)); err == nil {
 			err = add("tp2_sssp", e.grid(e.n))
@@ -641,12 +682,17 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy) (
 		}
 	}
 	init, err := e.mod.Launch("init", e.grid(e.n), threads, 0, gpu.Int(int(e.n)), gpu.Int(int(root)), gpu.Ptr(e.ctl),
-		gpu.Ptr(e.mark), gpu.Ptr(e.q0), depth, parent, st64, st64b)
+		gpu.Ptr(e.mark), gpu.Ptr(e.q0), depth, parent, st64, st64b, uint64(math.Float32bits(e.opt.Delta)))
 	if err != nil {
 		return nil, err
 	}
 	if err := init.Run(); err != nil {
 		return nil, err
+	}
+	if s == NearFar {
+		if err := e.piles.Fill32(math.MaxUint32); err != nil { // no stamps
+			return nil, err
+		}
 	}
 	if s == TwoPhaseRacy {
 		l, err := e.mod.Launch("init_racy", e.grid(e.n), threads, 0, gpu.Int(int(e.n)), gpu.Int(int(root)), gpu.Ptr(e.dp), gpu.Ptr(e.dp2))
@@ -672,7 +718,9 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy) (
 	}
 	var word [mailWords]float64
 	var level, inspected uint64
-	maxPosts := uint64(e.n+2)/uint64(e.opt.LevelsPerGraph) + 3 // every graph but the last advances k levels
+	// every graph but the last advances k levels (near-far: or raises its
+	// threshold, which happens at most as often as levels on the way)
+	maxPosts := uint64(2*e.n+1024)/uint64(e.opt.LevelsPerGraph) + 3
 	for j := e.posts + 1; ; j++ {
 		slot := int(j%mailSlots) * mailWords
 		if err := e.mail.Await(slot+3, j); err != nil {

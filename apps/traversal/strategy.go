@@ -41,6 +41,7 @@ const (
 	Hierarchical                      // hierarchical processing: MDT arcs per vertex, then WD for the rest; WD alone below 1024 entries
 	ScanBFS                           // the slides' scan BFS: frontier flags compacted by a scan into a queue, then a thread per entry
 	Pull                              // direction-optimizing BFS: TWC's push below a frontier of n/PullDivisor vertices, a bottom-up pull over the in-arcs above
+	NearFar                           // SSSP near-far: LB-cull over the vertices below a threshold, the others in a far pile until the threshold rises by Delta
 	TwoPhase                          // Harish-Narayanan two-phase SSSP with the atomic (CAS) update
 	TwoPhaseRacy                      // the same with the original racy update: a negative test, fails validation
 )
@@ -67,6 +68,7 @@ var strategyNames = enum.New("strategy",
 	enum.Name[Strategy]{Value: Hierarchical, Name: "hp", Aliases: []string{"hierarchical"}},
 	enum.Name[Strategy]{Value: ScanBFS, Name: "scan"},
 	enum.Name[Strategy]{Value: Pull, Name: "pull", Aliases: []string{"do", "direction-optimizing"}},
+	enum.Name[Strategy]{Value: NearFar, Name: "near-far", Aliases: []string{"nf"}},
 	enum.Name[Strategy]{Value: TwoPhase, Name: "two-phase"},
 	enum.Name[Strategy]{Value: TwoPhaseRacy, Name: "two-phase-racy"},
 )
@@ -85,6 +87,7 @@ var strategyTable = map[Strategy]strategyInfo{
 	Hierarchical:  {true, true, false, "hierarchical processing: MDT arcs per vertex, then WD; WD below 1024"},
 	ScanBFS:       {true, true, false, "scan-based frontier compaction, then a thread per entry"},
 	Pull:          {true, false, false, "direction-optimizing BFS: TWC push, bottom-up pull on large frontiers (needs in-arcs)"},
+	NearFar:       {false, true, false, "near-far SSSP: lb-cull below a threshold raised by Delta, a far pile above"},
 	TwoPhase:      {false, true, false, "two-phase SSSP (Harish-Narayanan) with the atomic update"},
 	TwoPhaseRacy:  {false, true, true, "two-phase SSSP with the racy update (negative test: fails validation)"},
 }

@@ -106,6 +106,20 @@ func TestPieces(t *testing.T) {
 	}
 }
 
+// Near-far's default step: 32 x mean weight / mean degree. Weights 1, 2,
+// 3, 6 on 4 arcs of 2 vertices: mean 3, mean degree 2: 48.
+func TestDefaultDelta(t *testing.T) {
+	g := starOfDegrees(3, 1)
+	g.Weight = []float32{1, 2, 3, 6}
+	if d := defaultDelta(g); d != 48 {
+		t.Fatalf("delta %v, want 48", d)
+	}
+	g.Weight = nil
+	if d := defaultDelta(g); d != 1 {
+		t.Fatalf("unweighted delta %v, want 1", d)
+	}
+}
+
 // Unpack reads the packed words the kernels write.
 func TestUnpack(t *testing.T) {
 	dist, pred := Unpack([]uint64{0x3f800000<<32 | 7, 0x7f800000<<32 | 0xffffffff})
@@ -125,7 +139,7 @@ func TestOpenWithoutCUDA(t *testing.T) {
 			t.Fatalf("Open without CUDA: %v", err)
 		}
 	}
-	for _, o := range []Options{{LevelsPerGraph: -1}, {LevelsPerGraph: maxLevelsK + 1}, {TWCWarp: 64, TWCBlock: 32}, {MDT: -2}} {
+	for _, o := range []Options{{LevelsPerGraph: -1}, {LevelsPerGraph: maxLevelsK + 1}, {TWCWarp: 64, TWCBlock: 32}, {MDT: -2}, {Delta: -1}, {BlocksPerSM: 33}, {PullDivisor: -1}, {WDBelow: -1}} {
 		if err := o.fill(g); err == nil {
 			t.Fatalf("options %+v accepted", o)
 		}

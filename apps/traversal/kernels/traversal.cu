@@ -38,6 +38,10 @@
 #define C_TICKET 64
 #define C_INSPECTED 96 // int64
 #define C_GEN 128      // the persistent kernel's barrier generation
+#define C_THR 7        // near-far: the threshold (float bits)
+#define C_FEPOCH 8     // near-far: the far pile's epoch (its parity picks the pile)
+#define C_FAR 144      // near-far: the far pile's length
+#define C_FARN 152     // near-far: the next pile's length (during a refill)
 #define MAIL_SLOTS 4
 #define MAIL_WORDS 4
 
@@ -63,7 +67,7 @@ struct BfsOp {
     int* depth;
     int* parent;
     int* mark; // unused: depth is the stamp
-    static __device__ BfsOp make(void* s1, void* s2, int* mark) { return BfsOp{(int*)s1, (int*)s2, mark}; }
+    static __device__ BfsOp make(void* s1, void* s2, int* mark, int*, int) { return BfsOp{(int*)s1, (int*)s2, mark}; }
     struct Src {};
     __device__ Src source(int u) const { return Src{}; }
     __device__ bool active(int v, int L) const { return depth[v] == L; }
@@ -92,7 +96,7 @@ struct SsspOp {
     unsigned long long* dp;
     int* unused;
     int* mark;
-    static __device__ SsspOp make(void* s1, void* s2, int* mark) { return SsspOp{(unsigned long long*)s1, (int*)s2, mark}; }
+    static __device__ SsspOp make(void* s1, void* s2, int* mark, int*, int) { return SsspOp{(unsigned long long*)s1, (int*)s2, mark}; }
     struct Src { float d; };
     __device__ Src source(int u) const { return Src{dist_of(((volatile unsigned long long*)dp)[u])}; }
     __device__ bool active(int v, int L) const { return ((volatile int*)mark)[v] == L; }
@@ -175,6 +179,85 @@ __device__ __forceinline__ void idle_level(int* ctl) {
 
 __device__ __forceinline__ int in_count(const int* ctl) { return ((volatile const int*)ctl)[C_IN]; }
 __device__ __forceinline__ int level_of(const int* ctl) { return ((volatile const int*)ctl)[C_LEVEL]; }
+
+// SSSP near-far (Davidson et al.): the same relax, but a vertex whose new
+// distance is at least the threshold goes to the far pile instead of the
+// next frontier (once per pile epoch: a stamp in farmark). The pile and
+// its stamps live in s2: two piles of n entries, then farmark.
+struct SsspNFOp {
+    unsigned long long* dp;
+    int* piles;
+    int* mark;
+    int* ctl;
+    int n;
+    static __device__ SsspNFOp make(void* s1, void* s2, int* mark, int* ctl, int n) {
+        return SsspNFOp{(unsigned long long*)s1, (int*)s2, mark, ctl, n};
+    }
+    using Src = SsspOp::Src;
+    __device__ Src source(int u) const { return Src{dist_of(((volatile unsigned long long*)dp)[u])}; }
+    __device__ bool active(int v, int L) const { return ((volatile int*)mark)[v] == L; }
+    __device__ bool relax(Src s, const Graph& g, int u, int v, long long e, int L) const {
+        float nd = __fadd_rn(s.d, g.w[e]);
+        unsigned long long old = ((volatile unsigned long long*)dp)[v];
+        unsigned long long want = pack(nd, (unsigned)u);
+        bool done = false;
+        while (nd < dist_of(old)) {
+            unsigned long long prev = atomicCAS(&dp[v], old, want);
+            if (prev == old) { done = true; break; }
+            old = prev;
+        }
+        if (!done) return false;
+        volatile int* c = ctl;
+        if (nd < __int_as_float(c[C_THR])) return atomicExch(&mark[v], L + 1) != L + 1;
+        int ep = c[C_FEPOCH];
+        if (atomicExch(&piles[2 * (long long)n + v], ep) != ep) {
+            int at = atomicAdd(&ctl[C_FAR], 1);
+            if (at < n) piles[(long long)(ep & 1) * n + at] = v; else ctl[C_OVERFLOW] = 1;
+        }
+        return false;
+    }
+};
+
+// nf_refill: where the frontier is empty and the far pile is not, raise the
+// threshold by delta and split the pile: vertices now below it become the
+// level's frontier, the others go to the next pile (stamped with the next
+// epoch). The last block's ticket swaps the piles and moves the count.
+extern "C" __global__ void __launch_bounds__(THREADS) nf_refill(const unsigned long long* dp, int* piles, int* mark, int* ctl,
+                                                                int* q0, int* q1, int n, float delta) {
+    volatile int* c = ctl;
+    if (c[C_IN] != 0) return;
+    int nfar = c[C_FAR];
+    if (nfar == 0) return;
+    int ep = c[C_FEPOCH], L = c[C_LEVEL];
+    float old = __int_as_float(c[C_THR]), thr = old + delta;
+    if (!(thr > old)) thr = __uint_as_float(INF_BITS); // delta below the threshold's precision: take the whole pile
+    const int* pile = piles + (long long)(ep & 1) * n;
+    int* next = piles + (long long)((ep + 1) & 1) * n;
+    int* farmark = piles + 2 * (long long)n;
+    int* qin = (L & 1) ? q1 : q0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < min(nfar, n); i += gridDim.x * blockDim.x) {
+        int v = pile[i];
+        if (dist_of(((volatile const unsigned long long*)dp)[v]) < thr) {
+            if (atomicExch(&mark[v], L) != L) push_agg(ctl, qin, v); // C_OUT: read as the level's input below
+        } else if (atomicExch(&farmark[v], ep + 1) != ep + 1) {
+            next[atomicAdd(&ctl[C_FARN], 1)] = v;
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd((unsigned*)&ctl[C_TICKET], 1u) == gridDim.x - 1) {
+            c[C_TICKET] = 0;
+            c[C_IN] = c[C_OUT];
+            c[C_OUT] = 0;
+            c[C_FAR] = c[C_FARN];
+            c[C_FARN] = 0;
+            c[C_FEPOCH] = ep + 1;
+            c[C_THR] = __float_as_int(thr);
+            __threadfence();
+        }
+    }
+}
 
 // --------------------------------------------------------------- policies
 
@@ -517,7 +600,7 @@ __device__ void scan_flags(Op op, Graph g, const int* ctl, int* flags) {
               void *s2, int *mark, int *ctl
 #define MAKE(OP)                   \
     Graph g{off, adj, w, src, n, m}; \
-    OP op = OP::make(s1, s2, mark)
+    OP op = OP::make(s1, s2, mark, ctl, n)
 
 // pull_bfs: a bottom-up level of direction-optimizing BFS (Beamer et al.),
 // run where the frontier holds at least pullFrom vertices: every
@@ -702,7 +785,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tp2_sssp_racy(GARGS) {
 
 // ------------------------------------------------------------ entries
 
-#define OPS(X) X(bfs, BfsOp<true>) X(bfs_nc, BfsOp<false>) X(sssp, SsspOp)
+#define OPS(X) X(bfs, BfsOp<true>) X(bfs_nc, BfsOp<false>) X(sssp, SsspOp) X(ssspnf, SsspNFOp)
 
 #define ENTRIES(name, OP)                                                                                         \
     extern "C" __global__ void __launch_bounds__(THREADS) thread_##name(GARGS, int* q0, int* q1, int qfixed) {  \
@@ -770,7 +853,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) coo_sources(const long lon
 // or null; u64b: a second packed array (two-phase U) or null.
 extern "C" __global__ void __launch_bounds__(THREADS) init(int n, int root, int* ctl, int* mark, int* q0, int* depth,
                                                            int* parent, unsigned long long* state64,
-                                                           unsigned long long* u64b) {
+                                                           unsigned long long* u64b, int thr0) {
     unsigned long long unreached = ((unsigned long long)INF_BITS << 32) | NO_PRED;
     for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
         bool r = v == root;
@@ -789,6 +872,10 @@ extern "C" __global__ void __launch_bounds__(THREADS) init(int n, int root, int*
         ctl[C_TICKET] = 0;
         ctl[C_SKIP] = 0;
         ctl[C_OVERFLOW] = 0;
+        ctl[C_THR] = thr0;
+        ctl[C_FEPOCH] = 0;
+        ctl[C_FAR] = 0;
+        ctl[C_FARN] = 0;
         *(unsigned long long*)&ctl[C_INSPECTED] = 0;
     }
 }
@@ -816,7 +903,7 @@ extern "C" __global__ void post(int* ctl, unsigned long long* mail) {
     c[C_POSTS] = p;
     volatile unsigned long long* slot = mail + (p % MAIL_SLOTS) * MAIL_WORDS;
     slot[0] = (unsigned long long)(unsigned)c[C_LEVEL] | ((unsigned long long)(c[C_OVERFLOW] != 0) << 32);
-    slot[1] = (unsigned long long)c[C_IN];
+    slot[1] = (unsigned long long)c[C_IN] + (unsigned long long)c[C_FAR]; // near-far: done when both are empty
     slot[2] = *(volatile unsigned long long*)&ctl[C_INSPECTED];
     __threadfence_system();
     slot[3] = (unsigned long long)p;

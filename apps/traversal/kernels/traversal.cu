@@ -88,6 +88,19 @@ __device__ __forceinline__ unsigned long long pack(float d, unsigned p) {
 }
 __device__ __forceinline__ float dist_of(unsigned long long x) { return __uint_as_float((unsigned)(x >> 32)); }
 
+// decrease replaces dp[v] by (d, u) when d is strictly below its distance
+// (a CAS loop) and says whether it did.
+__device__ __forceinline__ bool decrease(unsigned long long* dp, int v, float d, int u) {
+    unsigned long long old = ((volatile unsigned long long*)dp)[v];
+    unsigned long long want = pack(d, (unsigned)u);
+    while (d < dist_of(old)) {
+        unsigned long long prev = atomicCAS(&dp[v], old, want);
+        if (prev == old) return true;
+        old = prev;
+    }
+    return false;
+}
+
 // SSSP: dp[v] packs dist (high word, fp32 bits) and pred (low word); a CAS
 // loop replaces it only on a strict decrease of the distance (a tie never
 // replaces: zero-weight edges would otherwise form predecessor cycles).
@@ -102,15 +115,7 @@ struct SsspOp {
     __device__ bool active(int v, int L) const { return ((volatile int*)mark)[v] == L; }
     __device__ bool relax(Src s, const Graph& g, int u, int v, long long e, int L) const {
         float nd = __fadd_rn(s.d, g.w[e]);
-        unsigned long long old = ((volatile unsigned long long*)dp)[v];
-        unsigned long long want = pack(nd, (unsigned)u);
-        bool done = false;
-        while (nd < dist_of(old)) {
-            unsigned long long prev = atomicCAS(&dp[v], old, want);
-            if (prev == old) { done = true; break; }
-            old = prev;
-        }
-        if (!done) return false;
+        if (!decrease(dp, v, nd, u)) return false;
         return atomicExch(&mark[v], L + 1) != L + 1;
     }
 };
@@ -198,15 +203,7 @@ struct SsspNFOp {
     __device__ bool active(int v, int L) const { return ((volatile int*)mark)[v] == L; }
     __device__ bool relax(Src s, const Graph& g, int u, int v, long long e, int L) const {
         float nd = __fadd_rn(s.d, g.w[e]);
-        unsigned long long old = ((volatile unsigned long long*)dp)[v];
-        unsigned long long want = pack(nd, (unsigned)u);
-        bool done = false;
-        while (nd < dist_of(old)) {
-            unsigned long long prev = atomicCAS(&dp[v], old, want);
-            if (prev == old) { done = true; break; }
-            old = prev;
-        }
-        if (!done) return false;
+        if (!decrease(dp, v, nd, u)) return false;
         volatile int* c = ctl;
         if (nd < __int_as_float(c[C_THR])) return atomicExch(&mark[v], L + 1) != L + 1;
         int ep = c[C_FEPOCH];
@@ -710,13 +707,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) tp1_sssp(GARGS) {
         float du = dist_of(C[u]);
         for (long long k = g.off[u]; k < g.off[u + 1]; k++) {
             int v = g.adj[k];
-            float nd = __fadd_rn(du, g.w[k]);
-            unsigned long long old = ((volatile unsigned long long*)U)[v];
-            while (nd < dist_of(old)) {
-                unsigned long long prev = atomicCAS(&U[v], old, pack(nd, (unsigned)u));
-                if (prev == old) break;
-                old = prev;
-            }
+            decrease(U, v, __fadd_rn(du, g.w[k]), u);
         }
     }
 }

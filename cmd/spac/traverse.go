@@ -45,6 +45,7 @@ type traverseFlags struct {
 	alpha, beta   float64
 	format        outputFormat
 	out           string
+	levels        string
 }
 
 // traverseCommand is 'spac bfs' or 'spac sssp'.
@@ -93,6 +94,7 @@ func traverseCommand(p problem) *cobra.Command {
 		fl.Float64Var(&f.beta, "beta", 18, "direction-optimizing: go back top-down when the frontier falls below vertices / beta (Beamer: 18)")
 	}
 	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
+	fl.StringVar(&f.levels, "levels", "", "with --gpu: also time every level of one more search per strategy from the first root (one level per CUDA graph, events around each) and write them to this CSV file")
 	fl.StringVar(&f.out, "out", "", "write the last root's arrays (from the last strategy) as NumPy .npy files into this directory: "+strings.Join(arrayFiles(p), " and "))
 	return c
 }
@@ -221,6 +223,9 @@ func (f *traverseFlags) parse(c *cobra.Command, p problem, arg string) (*travers
 	}
 	if f.in.model != "" {
 		return nil, usagef("--model %s: %s reads the input as a graph's adjacency; --model does not apply", f.in.model, p)
+	}
+	if f.levels != "" && !f.useGPU {
+		return nil, usagef("--levels %s times the GPU engine's levels: add --gpu", f.levels)
 	}
 	if gen.IsSpec(arg) {
 		for _, name := range []string{"input-format", "directed", "base", "header", "max-dimension"} {
@@ -459,6 +464,11 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 	rep.Rows = rows
 	if err := writeTraverse(c.OutOrStdout(), f.format, rep); err != nil {
 		return err
+	}
+	if f.levels != "" {
+		if err := writeLevelTimes(ctx, f.levels, t, g, p, roots[0], st, rep.Graph); err != nil {
+			return err
+		}
 	}
 	if f.out != "" && last != nil {
 		if err := writeArrays(ctx, f.out, p, g, last); err != nil {

@@ -263,6 +263,7 @@ func TestTraverseUsage(t *testing.T) {
 		{[]string{"bfs", missing, "--relabel", "sideways"}, 2, "none, degree or random"},
 		{[]string{"bfs", missing, "--model", "spmv"}, 2, "does not apply"},
 		{[]string{"bfs", missing, "--validate", "--no-validate"}, 2, "contradict"},
+		{[]string{"bfs", missing, "--levels", "levels.csv"}, 2, "add --gpu"},
 		{[]string{"bfs", missing, "--format", "xml"}, 2, "table, csv or json"},
 		{[]string{"bfs", "kron:scale=99"}, 2, "scale"},
 		{[]string{"bfs", "road:nx=4,ny=4,wat=1"}, 2, "unknown parameter"},

@@ -58,9 +58,13 @@
 // in-arcs), near-far (SSSP: lb-cull over the vertices below a threshold,
 // the others in a far pile, deduplicated per epoch, that a refill kernel
 // splits on the device when the frontier empties, raising the threshold
-// by Options.Delta), two-phase (Harish and Narayanan's SSSP with the atomic update)
-// and two-phase-racy (its original racy update, kept as the negative test
-// the validator catches).
+// by Options.Delta), two-phase (Harish and Narayanan's SSSP with the atomic update),
+// two-phase-racy (its original racy update, kept as the negative test
+// the validator catches), and spac-schedule (SPAC's static edge schedule
+// of the adjacency, spac.go: a level or a Bellman-Ford round as a masked
+// product over the schedule, each schedule block's sources staged in
+// shared memory, blocks without an active source skipped; offline: "all"
+// leaves it out, since its partition takes seconds to minutes).
 //
 // # The level loop
 //
@@ -101,6 +105,15 @@
 // with 54M arcs inspected (1.35 per arc), lb-cull 1.40 s with 6.4G (a
 // frontier-driven Bellman-Ford relaxes each arc 160 times there), but
 // 10,909 levels at 84 us, most of it the scan's fixed cost.
+//
+// spac-schedule (B = 1024, TestSpacScheduleBench): it never pays. Road
+// 4000 x 4000: SPAC schedule 19.2 s on the host (1.02 source copies per
+// vertex), BFS 144 ms per root (22 us per level) against persistent's 75,
+// SSSP 1.18 s against near-far's 0.90 (6.3G arcs inspected: a whole
+// schedule block runs for one active source). Kronecker scale 20: 73.9 s
+// (14 copies per vertex), BFS 3.25 ms against lb-cull's 1.31, SSSP 21.3
+// ms against lb-cull's 5.8. Slower per root everywhere, so no number of
+// roots recovers the partition.
 //
 // # Memory
 //

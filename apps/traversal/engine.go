@@ -10,6 +10,7 @@ import (
 
 	"github.com/spac-gpu/spac/apps/traversal/graph"
 	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/schedule"
 )
 
 // traversalPTX is kernels/traversal.ptx, made from traversal.cu by 'make ptx'.
@@ -87,6 +88,13 @@ type Options struct {
 	// WDBelow is the frontier size below which hierarchical processing
 	// runs workload decomposition alone (default 1024).
 	WDBelow int
+	// Schedule is spac-schedule's schedule of the graph's adjacency
+	// (AdjacencyMatrix; BuildSchedule makes one); nil: built on first use
+	// with ScheduleBlock arcs per block (default 1024, at most 1024),
+	// cached in ScheduleCache when it is set.
+	Schedule      *schedule.Schedule
+	ScheduleBlock int
+	ScheduleCache *schedule.Cache
 }
 
 // Result is one traversal, in package ref's layout: BFS fills Parent and
@@ -138,6 +146,7 @@ type Engine struct {
 	timer               *gpu.Interval
 	posts               uint64 // graphs launched since Open: each posts once
 	graphs              map[planKey]*gpu.Graph
+	sp                  *spacState // spac-schedule's arrays (spac.go)
 	bufs                []*gpu.Buffer
 }
 
@@ -299,6 +308,8 @@ func (o *Options) fill(g *graph.Graph) error {
 		return fmt.Errorf("traversal: workload decomposition below %d entries", o.WDBelow)
 	case o.MDT < 0:
 		return fmt.Errorf("traversal: split threshold %d", o.MDT)
+	case o.ScheduleBlock < 0 || o.ScheduleBlock > 1024:
+		return fmt.Errorf("traversal: schedule block size %d: want 1 to 1024", o.ScheduleBlock)
 	}
 	if o.Delta == 0 {
 		o.Delta = defaultDelta(g)
@@ -454,6 +465,9 @@ func (e *Engine) needPieces() error {
 // level returns the work of one level of strategy s for algorithm a: the
 // launches, in order, whose last closes the level.
 func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
+	if s == SpacSchedule {
+		return e.spacLevel(a)
+	}
 	op := "bfs"
 	s1, s2 := gpu.Ptr(e.depth), gpu.Ptr(e.parent)
 	if a == SSSP {
@@ -688,6 +702,11 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy) (
 	}
 	if err := init.Run(); err != nil {
 		return nil, err
+	}
+	if s == SpacSchedule {
+		if err := e.spacInit(root); err != nil {
+			return nil, err
+		}
 	}
 	if s == NearFar {
 		if err := e.piles.Fill32(math.MaxUint32); err != nil { // no stamps

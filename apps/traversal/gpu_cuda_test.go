@@ -107,15 +107,21 @@ func TestConformance(t *testing.T) {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/%s", a, s), func(t *testing.T) {
-				c := &engines{t: t, opt: Options{LevelsPerGraph: 4, TWCWarp: 4, TWCBlock: 32, WDBelow: 1}}
-				defer func() { c.e.Close() }()
-				if a == BFS {
-					traversaltest.TestBFS(t, c.bfs(s))
-				} else {
-					traversaltest.TestSSSP(t, c.sssp(s))
-				}
+				conform(t, a, s, Options{LevelsPerGraph: 4, TWCWarp: 4, TWCBlock: 32, WDBelow: 1})
 			})
 		}
+	}
+}
+
+// conform runs the conformance suite of a for strategy s on engines
+// opened with opt.
+func conform(t *testing.T, a Algorithm, s Strategy, opt Options) {
+	c := &engines{t: t, opt: opt}
+	defer func() { c.e.Close() }()
+	if a == BFS {
+		traversaltest.TestBFS(t, c.bfs(s))
+	} else {
+		traversaltest.TestSSSP(t, c.sssp(s))
 	}
 }
 
@@ -253,7 +259,7 @@ func TestBenchmark(t *testing.T) {
 		t.Logf("%-5s %-15s %5s %10s %9s %12s %7s %9s %s", "alg", "strategy", "roots", "median_ms", "GTEPS", "Ginspect/s", "levels", "us/level", "valid")
 		for _, a := range []Algorithm{BFS, SSSP} {
 			for _, s := range Strategies() {
-				if s.Negative() || !s.Supports(a) {
+				if s.Negative() || s.Offline() || !s.Supports(a) { // spac-schedule: TestSpacScheduleBench
 					continue
 				}
 				if name == "road" && (s == Edge || s == EdgeChunk || s == Topo || s == ScanBFS || s == TwoPhase || s == NodeSplit) && a == SSSP {

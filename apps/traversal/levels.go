@@ -75,6 +75,11 @@ func (e *Engine) LevelTimes(ctx context.Context, a Algorithm, root int32, s Stra
 	if err := init.Run(); err != nil {
 		return nil, nil, err
 	}
+	if s == SpacSchedule {
+		if err := e.spacInit(root); err != nil {
+			return nil, nil, err
+		}
+	}
 	if s == NearFar {
 		if err := e.piles.Fill32(math.MaxUint32); err != nil {
 			return nil, nil, err

@@ -44,6 +44,7 @@ const (
 	NearFar                           // SSSP near-far: LB-cull over the vertices below a threshold, the others in a far pile until the threshold rises by Delta
 	TwoPhase                          // Harish-Narayanan two-phase SSSP with the atomic (CAS) update
 	TwoPhaseRacy                      // the same with the original racy update: a negative test, fails validation
+	SpacSchedule                      // SPAC's static edge schedule: a level as a masked product over the schedule, sources staged in shared memory
 )
 
 // strategyInfo is the one table of the strategies: name, aliases and what
@@ -71,6 +72,7 @@ var strategyNames = enum.New("strategy",
 	enum.Name[Strategy]{Value: NearFar, Name: "near-far", Aliases: []string{"nf"}},
 	enum.Name[Strategy]{Value: TwoPhase, Name: "two-phase"},
 	enum.Name[Strategy]{Value: TwoPhaseRacy, Name: "two-phase-racy"},
+	enum.Name[Strategy]{Value: SpacSchedule, Name: "spac-schedule", Aliases: []string{"spac"}},
 )
 
 var strategyTable = map[Strategy]strategyInfo{
@@ -90,6 +92,7 @@ var strategyTable = map[Strategy]strategyInfo{
 	NearFar:       {false, true, false, "near-far SSSP: lb-cull below a threshold raised by Delta, a far pile above"},
 	TwoPhase:      {false, true, false, "two-phase SSSP (Harish-Narayanan) with the atomic update"},
 	TwoPhaseRacy:  {false, true, true, "two-phase SSSP with the racy update (negative test: fails validation)"},
+	SpacSchedule:  {true, true, false, "SPAC's static edge schedule: sources staged in shared memory, blocks without an active source skipped"},
 }
 
 func (s Strategy) String() string { return strategyNames.String(s) }
@@ -98,12 +101,12 @@ func (s Strategy) String() string { return strategyNames.String(s) }
 func ParseStrategy(name string) (Strategy, error) { return strategyNames.Parse(name) }
 
 // ParseStrategies reads a comma-separated list; "all" is every strategy
-// that is not a negative test.
+// that is neither a negative test nor offline.
 func ParseStrategies(list string) ([]Strategy, error) {
 	if list == "all" {
 		var out []Strategy
 		for _, s := range Strategies() {
-			if !s.Negative() {
+			if !s.Negative() && !s.Offline() {
 				out = append(out, s)
 			}
 		}
@@ -127,6 +130,12 @@ func (s Strategy) Supports(a Algorithm) bool {
 // Negative says the strategy is a planted bug kept for the validator's
 // test (its results are wrong on purpose); "all" leaves it out.
 func (s Strategy) Negative() bool { return strategyTable[s].negative }
+
+// Offline says the strategy needs a host-side preprocess of the graph
+// that takes seconds to minutes (spac-schedule: a SPAC partition of the
+// adjacency, about 74 s on Kronecker scale 20) unless its schedule is
+// given or cached; "all" leaves it out, naming it runs it.
+func (s Strategy) Offline() bool { return s == SpacSchedule }
 
 // Doc is a one-line description.
 func (s Strategy) Doc() string { return strategyTable[s].doc }

@@ -46,7 +46,7 @@ func TestStrategyTable(t *testing.T) {
 		t.Fatalf("an unknown name: %v", err)
 	}
 	list, err := ParseStrategies("all")
-	if err != nil || slices.Contains(list, TwoPhaseRacy) || !slices.Contains(list, TwoPhase) || len(list) != len(all)-1 {
+	if err != nil || slices.Contains(list, TwoPhaseRacy) || slices.Contains(list, SpacSchedule) || !slices.Contains(list, TwoPhase) || len(list) != len(all)-2 {
 		t.Fatalf("all: %v %v", list, err)
 	}
 	if TwoPhase.Supports(BFS) || !TwoPhaseRacy.Negative() || LB.Negative() {

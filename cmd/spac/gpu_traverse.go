@@ -20,7 +20,8 @@ func (p problem) algorithm() engine.Algorithm {
 
 // gpuStrategyNames are the GPU strategies of p that --strategy all runs,
 // and the extra ones it takes only when named (negative tests such as the
-// racy SSSP, which must fail validation).
+// racy SSSP, which must fail validation, and offline ones such as
+// spac-schedule, whose SPAC partition takes seconds to minutes).
 // Without CUDA in this binary it fails at once, before any input is read.
 func gpuStrategyNames(p problem) (all, extra []string, err error) {
 	if !gpu.Built {
@@ -30,7 +31,7 @@ func gpuStrategyNames(p problem) (all, extra []string, err error) {
 		if !s.Supports(p.algorithm()) {
 			continue
 		}
-		if s.Negative() {
+		if s.Negative() || s.Offline() {
 			extra = append(extra, s.String())
 		} else {
 			all = append(all, s.String())

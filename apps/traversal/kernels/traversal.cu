@@ -899,3 +899,87 @@ extern "C" __global__ void post(int* ctl, unsigned long long* mail) {
     __threadfence_system();
     slot[3] = (unsigned long long)p;
 }
+
+// ------------------------------------------------------- spac-schedule
+//
+// SPAC's static edge schedule (spac.go): the adjacency as a matrix (row =
+// source, column = target, the arcs in CSR order its entries) partitioned
+// by SPAC into parts of at most B arcs, one part per schedule block. A
+// level is a masked product over the schedule: schedule block b stages
+// its unique sources (yuni[yoff[b]:yoff[b+1]]) in shared memory, the
+// inactive ones masked, then slot t of the block runs the arc to tgt[slot]
+// from source sloc[slot] (a block-local address) through the operator
+// (ws: the weights in slot order). A schedule block is skipped unless its
+// stamp (bstamp) is at least the level: a thread that pushes v writes L+1
+// to the stamps of the blocks where v is a source (vblk[vboff[v]:vboff[v+1]]),
+// so the stamps only grow and a block with a source in the frontier of
+// level L has a stamp of L or L+1. The CUDA blocks (B threads each, a
+// fixed grid) stride over the schedule blocks, a chunk of B at a time:
+// every thread reads one stamp, the active blocks are listed in shared
+// memory and run one after the other, so a skipped block costs a load.
+#define SPAC_MAXB 1024
+
+template <class Op>
+__device__ void spac_expand(Op op, Graph g, int* ctl, const int* yoff, const int* yuni, const int* tgt,
+                            const unsigned short* sloc, int* bstamp, const long long* vboff, const int* vblk, int nb) {
+    if (in_count(ctl) == 0) return;
+    int L = level_of(ctl);
+    __shared__ typename Op::Src s_src[SPAC_MAXB];
+    __shared__ int s_u[SPAC_MAXB];    // the source's id, -1 when it is not in the frontier
+    __shared__ int s_list[SPAC_MAXB]; // the schedule blocks of this chunk to run
+    __shared__ int s_n;
+    unsigned long long insp = 0;
+    // A chunk is blockDim.x schedule blocks, one stamp read per thread:
+    // b0 + t * gridDim.x for thread t.
+    for (long long b0 = blockIdx.x; b0 < nb; b0 += (long long)gridDim.x * blockDim.x) {
+        __syncthreads(); // the previous chunk's list is done with
+        if (threadIdx.x == 0) s_n = 0;
+        __syncthreads();
+        long long bb = b0 + (long long)threadIdx.x * gridDim.x;
+        if (bb < nb && ((volatile int*)bstamp)[bb] >= L) s_list[atomicAdd(&s_n, 1)] = (int)bb;
+        __syncthreads();
+        int cnt = s_n;
+        for (int j = 0; j < cnt; j++) {
+            int b = s_list[j];
+            __syncthreads(); // the previous block's sources are done with
+            int y0 = yoff[b], ny = yoff[b + 1] - y0;
+            for (int i = threadIdx.x; i < ny; i += blockDim.x) {
+                int u = yuni[y0 + i];
+                bool a = op.active(u, L);
+                s_u[i] = a ? u : -1;
+                if (a) s_src[i] = op.source(u);
+            }
+            __syncthreads();
+            long long slot = (long long)b * blockDim.x + threadIdx.x;
+            int v = tgt[slot];
+            if (v < 0) continue;
+            int i = sloc[slot];
+            int u = s_u[i];
+            if (u < 0) continue;
+            insp++;
+            if (op.relax(s_src[i], g, u, v, slot, L)) {
+                push_agg(ctl, (int*)nullptr, v);
+                for (long long k = vboff[v]; k < vboff[v + 1]; k++) bstamp[vblk[k]] = L + 1;
+            }
+        }
+    }
+    end_level(ctl, insp);
+}
+
+// g.w is the weights in slot order (ws), so the operator's g.w[e] with e =
+// the slot reads the arc's weight.
+#define SPAC_ENTRY(name, OP)                                                                                      \
+    extern "C" __global__ void __launch_bounds__(SPAC_MAXB)                                                      \
+        spac_##name(GARGS, const int* yoff, const int* yuni, const int* tgt, const unsigned short* sloc,         \
+                    int* bstamp, const long long* vboff, const int* vblk, int nb) {                             \
+        MAKE(OP);                                                                                                \
+        spac_expand(op, g, ctl, yoff, yuni, tgt, sloc, bstamp, vboff, vblk, nb);                                 \
+    }
+SPAC_ENTRY(bfs, BfsOp<true>)
+SPAC_ENTRY(sssp, SsspOp)
+
+// spac_seed: the root's schedule blocks stamped with level 0 (the others
+// hold -1).
+extern "C" __global__ void spac_seed(int* bstamp, const long long* vboff, const int* vblk, int root) {
+    for (long long j = vboff[root] + threadIdx.x; j < vboff[root + 1]; j += blockDim.x) bstamp[vblk[j]] = 0;
+}

@@ -9,6 +9,7 @@ import (
 	engine "github.com/spac-gpu/spac/apps/traversal"
 	"github.com/spac-gpu/spac/apps/traversal/graph"
 	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/schedule"
 )
 
 func (p problem) algorithm() engine.Algorithm {
@@ -48,8 +49,9 @@ type gpuTraverser struct {
 	names []string
 }
 
-// openGPU opens device and uploads g for p's strategies.
-func openGPU(ctx context.Context, g *graph.Graph, p problem, device int) (traverser, error) {
+// openGPU opens device and uploads g for p's strategies; spac-schedule's
+// SPAC schedules are read from and stored in cache (nil: none).
+func openGPU(ctx context.Context, g *graph.Graph, p problem, device int, cache *schedule.Cache) (traverser, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -57,7 +59,7 @@ func openGPU(ctx context.Context, g *graph.Graph, p problem, device int) (traver
 	if err != nil {
 		return nil, err
 	}
-	e, err := engine.Open(d, g)
+	e, err := engine.OpenWith(d, g, engine.Options{ScheduleCache: cache})
 	if err != nil {
 		d.Close()
 		return nil, err

@@ -70,7 +70,7 @@ Typical use:
 	root.AddCommand(cfdCommand())
 	root.AddCommand(spmvCommand(env))
 	root.AddCommand(cgCommand(env))
-	root.AddCommand(traverseCommand(problemBFS), traverseCommand(problemSSSP))
+	root.AddCommand(traverseCommand(problemBFS, env), traverseCommand(problemSSSP, env))
 	return root
 }
 

@@ -46,10 +46,11 @@ type traverseFlags struct {
 	format        outputFormat
 	out           string
 	levels        string
+	cache         cacheFlags // spac-schedule's SPAC schedules
 }
 
 // traverseCommand is 'spac bfs' or 'spac sssp'.
-func traverseCommand(p problem) *cobra.Command {
+func traverseCommand(p problem, env environment) *cobra.Command {
 	var f traverseFlags
 	c := &cobra.Command{
 		Use:   p.String() + " GRAPH [--gpu] [--strategy LIST|all] [--roots N | --root V]",
@@ -94,6 +95,7 @@ func traverseCommand(p problem) *cobra.Command {
 		fl.Float64Var(&f.beta, "beta", 18, "direction-optimizing: go back top-down when the frontier falls below vertices / beta (Beamer: 18)")
 	}
 	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
+	f.cache.register(c, env)
 	fl.StringVar(&f.levels, "levels", "", "with --gpu: also time every level of one more search per strategy from the first root (one level per CUDA graph, events around each) and write them to this CSV file")
 	fl.StringVar(&f.out, "out", "", "write the last root's arrays (from the last strategy) as NumPy .npy files into this directory: "+strings.Join(arrayFiles(p), " and "))
 	return c
@@ -167,9 +169,12 @@ engine's strategies (apps/traversal: node-based, edge-based with and
 without work chunking, workload decomposition / LB and its culling
 variant, TWC, node splitting, hierarchical, the slides' topology-driven
 and scan BFS, direction-optimizing pull, persistent kernels, two-phase
-SSSP); --strategy all runs every one that is not a negative test, and
-two-phase-racy, the original racy SSSP kept to show that validation
-catches it, runs only when named. A binary without CUDA says so at once
+SSSP, near-far); --strategy all runs every one of them. Two run only
+when named: two-phase-racy, the original racy SSSP kept to show that
+validation catches it, and spac-schedule, SPAC's static edge schedule of
+the adjacency (a level as a masked product over the schedule), whose
+partition takes seconds to a minute and is kept in the schedule cache
+(--cache-dir, --no-cache). A binary without CUDA says so at once
 and exits with status 1 (build one with 'make gpu').`
 }
 
@@ -207,6 +212,7 @@ func (f *traverseFlags) parse(c *cobra.Command, p problem, arg string) (*travers
 		return nil, usagef("--roots %d and --root %d: give one (random roots, or that vertex alone)", f.roots, f.root)
 	}
 	checks := []error{
+		f.cache.check(),
 		intIn("roots", f.roots, 1, maxCount, "random roots to search from"),
 		intIn("root", f.root, 0, maxCount, "a vertex id, 0-based"),
 		intIn("device", f.device, 0, maxCount, "a GPU ordinal"),
@@ -398,7 +404,7 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 	}
 	var t traverser
 	if f.useGPU {
-		if t, err = openGPU(ctx, g, p, f.device); err != nil {
+		if t, err = openGPU(ctx, g, p, f.device, f.cache.open(c.ErrOrStderr())); err != nil {
 			return err
 		}
 	} else {

@@ -208,7 +208,7 @@ type Result struct {
 	// back to back (in CUDA graphs), faster than that median. With
 	// Options.TimeAll it equals SpMVTime.
 	SpMVEstimate time.Duration `json:"spmv_estimate_ns"`
-	Segments []Segment     `json:"segments"`
+	Segments     []Segment     `json:"segments"`
 	// SwitchIter is the first iteration run with the SPAC kernel (0: none);
 	// SPACKept says whether it stayed after its probe.
 	SwitchIter int        `json:"switch_iteration"`

@@ -25,6 +25,8 @@ demo: build
 # the headers scripts/cuda-kit.sh fetches into .kit/ (once; no GPU needed), so
 # a change that breaks the GPU build fails here.
 test: setup
+	@unformatted=$$(gofmt -l $$(find . -name '*.go' -not -path './.kit/*')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt: not formatted (run gofmt -w):" $$unformatted >&2; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test ./...
 	scripts/gpu-build.sh --vet

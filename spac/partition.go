@@ -78,9 +78,10 @@ func Lookup(name string) (Method, error) {
 }
 
 // MethodNames lists the methods in the order reports show them: SPAC first,
-// then the paper's baselines, then the streaming partitioners.
+// then the paper's baselines, then the streaming partitioners, then the
+// expansion ones.
 func MethodNames() []string {
-	order := map[string]int{"spac": 0, "default": 1, "random": 2, "greedy": 3, "wvp-random": 4, "wvp-greedy": 5, "hdrf": 6, "dbh": 7}
+	order := map[string]int{"spac": 0, "default": 1, "random": 2, "greedy": 3, "wvp-random": 4, "wvp-greedy": 5, "hdrf": 6, "dbh": 7, "ne": 8, "hep": 9}
 	names := make([]string, 0, len(methods))
 	for n := range methods {
 		names = append(names, n)

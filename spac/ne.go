@@ -1,0 +1,289 @@
+package spac
+
+import (
+	"context"
+	"math/rand/v2"
+
+	"github.com/spac-gpu/spac/matrices"
+)
+
+// NE is Neighbourhood Expansion (Zhang, Wu, Chen, Cheng, Liu, Liu, KDD
+// 2017): an in-memory edge partitioner that grows one part at a time from a
+// seed vertex, always expanding the boundary vertex with the fewest edges
+// leading out of the part, so that parts are compact regions of the graph.
+// It is the strongest of the published in-memory expansion partitioners, and
+// HEP (hep.go) runs it on the low-degree part of the graph.
+type NE struct{}
+
+func init() { register(NE{}) }
+
+// Name implements Method.
+func (NE) Name() string { return "ne" }
+
+// Partition implements Method. Part p grows from a core set C and a
+// boundary set S ⊇ C: the vertex x of S \ C with the fewest unassigned
+// edges (all of which lead out of S) moves to C; each of its neighbours y
+// joins S, and every unassigned edge between y and S goes to part p. When
+// S \ C is empty a new seed, the next vertex with unassigned edges in a
+// random order of the vertices (from opts.Seed), joins S. Part p stops at
+// ceil(r / (K-p)) edges, r the edges not yet assigned, so the parts come
+// out even and never above the cap; the cap pass then has nothing to do.
+// Ties go to the lower vertex. It costs O(m log n) plus, per vertex, its
+// remaining degree each time it joins a part's boundary.
+func (NE) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
+	if err := checkBaseline("ne", g, inc, opts); err != nil {
+		return Partition{}, err
+	}
+	part := make([]int32, g.NumEdges())
+	for e := range part {
+		part[e] = -1
+	}
+	load := make([]int32, opts.K)
+	if _, err := expand(ctx, g, inc, nil, part, load, opts); err != nil {
+		return Partition{}, err
+	}
+	p := Partition{K: opts.K, Part: part}
+	tell(opts, "cap")
+	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
+		return Partition{}, err
+	}
+	return p, nil
+}
+
+// expander is the state of neighbourhood expansion: for every vertex that
+// takes part, the list of its unassigned incident edges (a copy of its
+// incidence list, shrunk by swapping the last entry in), the boundary
+// heap, and the stamps of the current part's boundary set.
+type expander struct {
+	g          *matrices.Graph
+	high       []bool  // vertices kept out of the expansion (HEP's NE++); nil: none
+	off        []int32 // list of v: edge[off[v] : off[v]+n[v]], other likewise
+	n          []int32
+	edge       []int32
+	other      []int32
+	posU, posV []int32 // position of edge e in the lists of U[e] and V[e]
+	inS        []int32 // inS[v] == p+1: v is in the boundary set of part p
+	stamp      int32
+	heap       []int32 // min-heap of S \ C by (n[v], v)
+	hpos       []int32 // position in heap, -1 when absent
+	part, load []int32
+	cur        int32 // the part being grown
+	target     int32 // its size when done
+	took       int   // edges assigned to it so far
+}
+
+// expand assigns every edge with a vertex outside high (all edges when high
+// is nil) to a part by neighbourhood expansion, over loads that may hold
+// edges already; it returns the number of edges it assigned. Parts fill to
+// ceil(r/(K-p)) of the r edges it has left plus their load, at most the cap.
+func expand(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, high []bool, part, load []int32, opts Options) (int, error) {
+	nv := g.NumVertices
+	x := &expander{g: g, high: high, off: inc.Offsets, part: part, load: load}
+	x.n = make([]int32, nv)
+	x.edge = make([]int32, len(inc.Edge))
+	x.other = make([]int32, len(inc.Other))
+	x.posU = make([]int32, g.NumEdges())
+	x.posV = make([]int32, g.NumEdges())
+	x.inS = make([]int32, nv)
+	x.hpos = make([]int32, nv)
+	total := 0
+	for v := 0; v < nv; v++ {
+		x.hpos[v] = -1
+		if x.isHigh(int32(v)) {
+			continue
+		}
+		lo, hi := inc.Offsets[v], inc.Offsets[v+1]
+		base := lo
+		for i := lo; i < hi; i++ {
+			e := inc.Edge[i]
+			if part[e] >= 0 {
+				continue
+			}
+			x.edge[base], x.other[base] = e, inc.Other[i]
+			if g.U[e] == int32(v) {
+				x.posU[e] = base - lo
+			} else {
+				x.posV[e] = base - lo
+			}
+			base++
+		}
+		x.n[v] = base - lo
+	}
+	for e := range part {
+		if part[e] < 0 && (!x.isHigh(g.U[e]) || !x.isHigh(g.V[e])) {
+			total++
+		}
+	}
+	// Seeds in a random order of the vertices.
+	order := make([]int32, nv)
+	for v := range order {
+		order[v] = int32(v)
+	}
+	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x4e45))
+	rng.Shuffle(nv, func(i, j int) { order[i], order[j] = order[j], order[i] })
+	next := 0
+
+	left := total
+	steps := 0
+	for p := 0; p < opts.K && left > 0; p++ {
+		x.cur = int32(p)
+		x.stamp = int32(p + 1)
+		share := (left + opts.K - p - 1) / (opts.K - p)
+		x.target = min(load[p]+int32(share), int32(opts.Cap))
+		x.took = 0
+		for load[p] < x.target {
+			if err := cancelled(ctx, steps); err != nil {
+				return 0, err
+			}
+			steps++
+			v := x.pop()
+			if v < 0 {
+				for next < nv && x.n[order[next]] == 0 {
+					next++
+				}
+				if next == nv {
+					break
+				}
+				x.join(order[next])
+				continue
+			}
+			// Move v to the core: its neighbours join the boundary.
+			for x.n[v] > 0 && load[p] < x.target {
+				i := x.off[v]
+				e, y := x.edge[i], x.other[i]
+				if x.inS[y] != x.stamp {
+					x.join(y)
+				}
+				if part[e] < 0 && load[p] < x.target {
+					x.assign(e)
+				}
+			}
+		}
+		left -= x.took
+		for _, v := range x.heap {
+			x.hpos[v] = -1
+		}
+		x.heap = x.heap[:0]
+	}
+	return total - left, nil
+}
+
+func (x *expander) isHigh(v int32) bool { return x.high != nil && x.high[v] }
+
+// join adds y to the current part's boundary set and assigns to the part
+// every unassigned edge between y and the set (a high vertex's edges are
+// found from their other endpoints instead); y then waits in the heap to
+// be moved to the core, unless it is high or has nothing left.
+func (x *expander) join(y int32) {
+	x.inS[y] = x.stamp
+	if x.isHigh(y) {
+		return
+	}
+	for i := x.off[y]; i < x.off[y]+x.n[y] && x.load[x.cur] < x.target; {
+		e, z := x.edge[i], x.other[i]
+		if x.inS[z] == x.stamp {
+			x.assign(e) // swaps y's last entry into i
+			continue
+		}
+		i++
+	}
+	if x.n[y] > 0 {
+		x.push(y)
+	}
+}
+
+// assign puts edge e into the current part and drops it from its
+// endpoints' lists.
+func (x *expander) assign(e int32) {
+	x.part[e] = x.cur
+	x.load[x.cur]++
+	x.took++
+	u, v := x.g.U[e], x.g.V[e]
+	x.drop(u, x.posU[e])
+	if v != u {
+		x.drop(v, x.posV[e])
+	}
+}
+
+// drop removes the entry at position i of w's list, moving its last entry
+// there, and lowers w's place in the heap.
+func (x *expander) drop(w, i int32) {
+	if x.isHigh(w) {
+		return
+	}
+	last := x.n[w] - 1
+	if i != last {
+		a, b := x.off[w]+i, x.off[w]+last
+		f := x.edge[b]
+		x.edge[a], x.other[a] = f, x.other[b]
+		if x.g.U[f] == w {
+			x.posU[f] = i
+		} else {
+			x.posV[f] = i
+		}
+	}
+	x.n[w] = last
+	if h := x.hpos[w]; h >= 0 {
+		x.up(int(h))
+	}
+}
+
+func (x *expander) less(a, b int32) bool {
+	return x.n[a] < x.n[b] || (x.n[a] == x.n[b] && a < b)
+}
+
+func (x *expander) push(v int32) {
+	x.hpos[v] = int32(len(x.heap))
+	x.heap = append(x.heap, v)
+	x.up(len(x.heap) - 1)
+}
+
+// pop removes and returns the boundary vertex with the fewest unassigned
+// edges, or -1 when the boundary is empty.
+func (x *expander) pop() int32 {
+	if len(x.heap) == 0 {
+		return -1
+	}
+	v := x.heap[0]
+	last := len(x.heap) - 1
+	x.heap[0] = x.heap[last]
+	x.hpos[x.heap[0]] = 0
+	x.heap = x.heap[:last]
+	x.hpos[v] = -1
+	if last > 0 {
+		x.down(0)
+	}
+	return v
+}
+
+func (x *expander) up(i int) {
+	h := x.heap
+	for i > 0 {
+		p := (i - 1) / 2
+		if !x.less(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		x.hpos[h[i]], x.hpos[h[p]] = int32(i), int32(p)
+		i = p
+	}
+}
+
+func (x *expander) down(i int) {
+	h := x.heap
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && x.less(h[c+1], h[c]) {
+			c++
+		}
+		if !x.less(h[c], h[i]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		x.hpos[h[i]], x.hpos[h[c]] = int32(i), int32(c)
+		i = c
+	}
+}

@@ -11,7 +11,7 @@ import (
 )
 
 // The methods this file tests (SPAC itself has its own tests).
-var blMethods = []string{"default", "random", "greedy", "wvp-random", "wvp-greedy", "hdrf", "dbh", "ne"}
+var blMethods = []string{"default", "random", "greedy", "wvp-random", "wvp-greedy", "hdrf", "dbh", "ne", "hep"}
 
 // blBipartite is an SpMV-like locality graph: rows x cols, nnz random
 // entries (repeats allowed), with a few dense rows and columns.

@@ -43,22 +43,42 @@ func (HDRF) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 		return Partition{}, err
 	}
 	m, nv, k := g.NumEdges(), g.NumVertices, opts.K
-	delta := make([]int32, nv) // partial degrees
-	sets := newVertexParts(inc, nv)
-	loads := newStreamLoads(k, opts.Cap)
-	inU := make([]int32, k) // inU[q] == e+1: q is in A(u) for edge e
-	inV := make([]int32, k)
 	part := make([]int32, m)
+	err := hdrfStream(ctx, g, nil, part, make([]int32, nv), true, newVertexParts(inc, nv), newStreamLoads(k, opts.Cap))
+	if err != nil {
+		return Partition{}, err
+	}
+	return Partition{K: k, Part: part}, nil
+}
 
-	for e := 0; e < m; e++ {
-		if err := cancelled(ctx, e); err != nil {
-			return Partition{}, err
+// hdrfStream places the edges of order (all edges, in index order, when
+// order is nil) by HDRF's rule onto the parts with the loads in loads and
+// the vertex parts in sets, which may hold edges already. delta holds the
+// degrees the rule uses: the partial degrees, raised as edges stream in,
+// when partial; otherwise fixed (HEP knows the full degrees).
+func hdrfStream(ctx context.Context, g *matrices.Graph, order []int32, part, delta []int32, partial bool, sets vertexParts, loads *streamLoads) error {
+	k := len(loads.load)
+	inU := make([]int32, k) // inU[q] == i+1: q is in A(u) for the i-th edge
+	inV := make([]int32, k)
+	n := len(order)
+	if order == nil {
+		n = g.NumEdges()
+	}
+	for i := 0; i < n; i++ {
+		if err := cancelled(ctx, i); err != nil {
+			return err
+		}
+		e := int32(i)
+		if order != nil {
+			e = order[i]
 		}
 		u, v := g.U[e], g.V[e]
-		mark := int32(e + 1)
-		delta[u]++
-		if v != u {
-			delta[v]++
+		mark := int32(i + 1)
+		if partial {
+			delta[u]++
+			if v != u {
+				delta[v]++
+			}
 		}
 		au, av := sets.of(u), sets.of(v)
 		for _, q := range au {
@@ -122,5 +142,5 @@ func (HDRF) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 			sets.add(v, q)
 		}
 	}
-	return Partition{K: k, Part: part}, nil
+	return nil
 }

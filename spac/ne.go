@@ -34,20 +34,12 @@ func (NE) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incide
 	if err := checkBaseline("ne", g, inc, opts); err != nil {
 		return Partition{}, err
 	}
-	part := make([]int32, g.NumEdges())
-	for e := range part {
-		part[e] = -1
-	}
+	part := unassigned(g.NumEdges())
 	load := make([]int32, opts.K)
 	if _, err := expand(ctx, g, inc, nil, part, load, opts); err != nil {
 		return Partition{}, err
 	}
-	p := Partition{K: opts.K, Part: part}
-	tell(opts, "cap")
-	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
-		return Partition{}, err
-	}
-	return p, nil
+	return capped(g, inc, part, opts)
 }
 
 // expander is the state of neighbourhood expansion: for every vertex that
@@ -286,4 +278,23 @@ func (x *expander) down(i int) {
 		x.hpos[h[i]], x.hpos[h[c]] = int32(i), int32(c)
 		i = c
 	}
+}
+
+// unassigned is a partition of m edges with none assigned (-1).
+func unassigned(m int) []int32 {
+	part := make([]int32, m)
+	for e := range part {
+		part[e] = -1
+	}
+	return part
+}
+
+// capped ends an expansion method with the cap pass.
+func capped(g *matrices.Graph, inc *matrices.Incidence, part []int32, opts Options) (Partition, error) {
+	p := Partition{K: opts.K, Part: part}
+	tell(opts, "cap")
+	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
+		return Partition{}, err
+	}
+	return p, nil
 }

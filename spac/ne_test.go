@@ -2,6 +2,8 @@ package spac
 
 import (
 	"context"
+	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
@@ -31,7 +33,7 @@ func TestExpansionSameOnOneCore(t *testing.T) {
 	c := blCases(t)[5] // ba
 	k, cp, _ := Resolve(c.g.NumEdges(), 0, 32)
 	opts := Options{K: k, Cap: cp, Seed: 5}
-	for _, name := range []string{"ne"} {
+	for _, name := range []string{"ne", "hep"} {
 		meth, _ := Lookup(name)
 		p, err := meth.Partition(context.Background(), c.g, c.inc, opts)
 		if err != nil {
@@ -71,5 +73,62 @@ func TestNEPath(t *testing.T) {
 		if c := Evaluate(g, inc, p).Copies; c > 4 {
 			t.Errorf("seed %d: %d copies on a path (parts %v)", seed, c, p.Part)
 		}
+	}
+}
+
+// HEP's contract: with tau = +Inf no vertex is high and HEP is NE, edge for
+// edge; at the default tau on a power-law graph some edges join two high
+// vertices and are streamed, the cap holds, and HEP has fewer copies than
+// HDRF alone.
+func TestHEPContract(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	g := blBA(rng, 20000, 5)
+	inc, err := matrices.BuildIncidence(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, block := range []int{64, 1024} {
+		k, cp, _ := Resolve(g.NumEdges(), 0, block)
+		opts := Options{K: k, Cap: cp, Seed: 1}
+		ne, err := NE{}.Partition(ctx, g, inc, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf := opts
+		inf.Tau = math.Inf(1)
+		hinf, err := HEP{}.Partition(ctx, g, inc, inf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ne.Part, hinf.Part) {
+			t.Errorf("block %d: hep with tau=+Inf differs from ne", block)
+		}
+		mean := float64(len(inc.Edge)) / float64(g.NumVertices)
+		h2h := 0
+		for e := range g.U {
+			if float64(inc.Degree(int(g.U[e]))) > DefaultTau*mean && float64(inc.Degree(int(g.V[e]))) > DefaultTau*mean {
+				h2h++
+			}
+		}
+		if h2h == 0 {
+			t.Fatalf("no high-high edges at tau %v: the test graph tests nothing", DefaultTau)
+		}
+		hep, err := HEP{}.Partition(ctx, g, inc, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Check(g, hep, cp); err != nil {
+			t.Fatal(err)
+		}
+		hdrf, _ := HDRF{}.Partition(ctx, g, inc, opts)
+		cn, ch, cd := Evaluate(g, inc, ne).Copies, Evaluate(g, inc, hep).Copies, Evaluate(g, inc, hdrf).Copies
+		t.Logf("block %d: %d high-high edges; copies ne %d, hep %d, hdrf %d", block, h2h, cn, ch, cd)
+		if ch >= cd {
+			t.Errorf("block %d: hep %d copies, not below hdrf's %d", block, ch, cd)
+		}
+	}
+	if _, err := (HEP{}).Partition(ctx, g, inc, Options{K: 4, Cap: g.NumEdges(), Tau: -1}); err == nil {
+		t.Error("tau -1: no error")
 	}
 }

@@ -29,6 +29,9 @@ type Options struct {
 	Coarsen        int                   // most levels of matching in Go before METIS on graphs of 1M edges or more (0: none, METIS sees the whole graph)
 	Polish         int                   // passes of Polish after the cap pass (0: none)
 
+	// HEP's parameter; the other methods ignore it.
+	Tau float64 // degree threshold in multiples of the mean degree (0: DefaultTau; +Inf: all edges by NE++)
+
 	// Progress, when set, is told which stage a long method is in.
 	Progress func(stage string)
 }

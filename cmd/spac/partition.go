@@ -157,8 +157,9 @@ replication factor, largest part, per-part shared-memory demand, time.
 Methods: spac (split-and-connect with METIS, the default), default (contiguous
 chunks in row order: today's kernels), random and greedy (PowerGraph),
 wvp-random and wvp-greedy (METIS vertex partition, cut edges placed randomly
-or greedily), hdrf and dbh (streaming), ne (neighbourhood expansion).
-Every method holds the same cap.
+or greedily), hdrf and dbh (streaming), ne (neighbourhood expansion) and hep
+(NE++ in memory, HDRF for the edges between hubs). Every method holds the
+same cap.
 
 --assignment writes one line "row col part" per nonzero: row and column
 1-based as in the input, part 0-based, in the input's entry order (expanded

@@ -27,7 +27,8 @@ const DefaultTau = 10.0
 
 // Partition implements Method. A vertex is high when its degree exceeds
 // tau (Options.Tau, DefaultTau when 0; +Inf makes HEP NE) times the mean
-// degree 2m/|V|. NE++ is NE (ne.go) on the edges with a low endpoint: a high
+// degree of the vertices that have edges (isolated ids, as in edge lists
+// with gaps, would lower it). NE++ is NE (ne.go) on the edges with a low endpoint: a high
 // vertex joins a part's boundary but never its core, and its edges are
 // found from their low endpoints (their lists are the only ones kept), so
 // an edge from a boundary vertex to a high one goes to the part when the
@@ -46,11 +47,11 @@ func (HEP) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incid
 		return Partition{}, fmt.Errorf("hep: tau must be positive, got %v", tau)
 	}
 	m, nv := g.NumEdges(), g.NumVertices
-	mean := float64(len(inc.Edge)) / float64(max(nv, 1))
 	high := make([]bool, nv)
 	if !math.IsInf(tau, 1) {
+		limit := tau * meanDegree(inc)
 		for v := range high {
-			high[v] = float64(inc.Offsets[v+1]-inc.Offsets[v]) > tau*mean
+			high[v] = float64(inc.Offsets[v+1]-inc.Offsets[v]) > limit
 		}
 	}
 	part := unassigned(m)
@@ -90,4 +91,15 @@ func (HEP) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incid
 		}
 	}
 	return capped(g, inc, part, opts)
+}
+
+// meanDegree is the mean length of the non-empty incidence lists.
+func meanDegree(inc *matrices.Incidence) float64 {
+	n := 0
+	for v := 0; v+1 < len(inc.Offsets); v++ {
+		if inc.Offsets[v+1] > inc.Offsets[v] {
+			n++
+		}
+	}
+	return float64(len(inc.Edge)) / float64(max(n, 1))
 }

@@ -104,7 +104,7 @@ func TestHEPContract(t *testing.T) {
 		if !slices.Equal(ne.Part, hinf.Part) {
 			t.Errorf("block %d: hep with tau=+Inf differs from ne", block)
 		}
-		mean := float64(len(inc.Edge)) / float64(g.NumVertices)
+		mean := meanDegree(inc)
 		h2h := 0
 		for e := range g.U {
 			if float64(inc.Degree(int(g.U[e]))) > DefaultTau*mean && float64(inc.Degree(int(g.V[e]))) > DefaultTau*mean {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/pipeline"
 	"github.com/spac-gpu/spac/schedule"
 	"github.com/spac-gpu/spac/spac"
@@ -30,8 +31,11 @@ replication factor, largest part over ideal, the largest per-part count of
 unique vertices (shared-memory demand of a block), partition time, and the
 predicted global-memory traffic of one fp64 SpMV: the 32-byte sectors the
 plain row-order kernel loads over those the method's shared-memory schedule
-loads (see 'spac schedule --help'; above 1 means the schedule saves).
-The last column gives each method's copies relative to the first method's.`,
+loads (see 'spac schedule --help'; above 1 means the schedule saves); a
+part is a thread block there, so with parts of more than 1024 edges (as
+--parts gives on large inputs) there is no such schedule and the column
+shows -. The last column gives each method's copies relative to the first
+method's.`,
 		Example: `  spac compare bcsstk13.mtx.gz --block-size 1024
   spac compare cant.mtx --as-stored --methods spac,greedy,wvp-greedy --format csv`,
 		Args: oneInput,
@@ -67,11 +71,18 @@ The last column gives each method's copies relative to the first method's.`,
 				if err != nil {
 					return err
 				}
-				t, err := schedule.PredictTraffic(data.Used, p, opts.Cap)
-				if err != nil {
-					return fmt.Errorf("predicting the traffic of %s's schedule: %w", m.Name(), err)
+				row := newComparisonRow(data.Matrix.Name, met)
+				// A part is a block of the schedule: beyond a CUDA block's
+				// threads there is no schedule to predict (and padding
+				// split parts to such a block would take gigabytes).
+				if opts.Cap <= spmv.MaxBlockSize {
+					t, err := schedule.PredictTraffic(data.Used, p, opts.Cap)
+					if err != nil {
+						return fmt.Errorf("predicting the traffic of %s's schedule: %w", m.Name(), err)
+					}
+					row.addTraffic(t)
 				}
-				rows = append(rows, newComparisonRow(data.Matrix.Name, met, t))
+				rows = append(rows, row)
 			}
 			return writeComparison(c.OutOrStdout(), format, rows)
 		},
@@ -85,31 +96,45 @@ The last column gives each method's copies relative to the first method's.`,
 
 // comparisonRow is one method's line of a comparison, as CSV and JSON write it.
 type comparisonRow struct {
-	Input           string  `json:"input"`
-	Method          string  `json:"method"`
-	Parts           int     `json:"parts"`
-	Cap             int     `json:"cap"`
-	Edges           int     `json:"edges"`
-	Vertices        int     `json:"vertices"`
-	Copies          int64   `json:"copies"`
-	RF              float64 `json:"replication_factor"`
-	MaxLoadRatio    float64 `json:"max_load_over_ideal"`
-	MaxUnique       int     `json:"max_unique_vertices"`
-	AvgCutDegree    float64 `json:"avg_cut_degree"`
-	Seconds         float64 `json:"seconds"`
-	DefaultSectors  int64   `json:"default_kernel_sectors"`
-	ScheduleSectors int64   `json:"schedule_sectors"`
-	SectorRatio     float64 `json:"sector_ratio"`
-	VsFirst         float64 `json:"copies_vs_first"`
+	Input        string  `json:"input"`
+	Method       string  `json:"method"`
+	Parts        int     `json:"parts"`
+	Cap          int     `json:"cap"`
+	Edges        int     `json:"edges"`
+	Vertices     int     `json:"vertices"`
+	Copies       int64   `json:"copies"`
+	RF           float64 `json:"replication_factor"`
+	MaxLoadRatio float64 `json:"max_load_over_ideal"`
+	MaxUnique    int     `json:"max_unique_vertices"`
+	AvgCutDegree float64 `json:"avg_cut_degree"`
+	Seconds      float64 `json:"seconds"`
+	// The traffic prediction; nil when the parts are larger than a CUDA
+	// block.
+	DefaultSectors  *int64   `json:"default_kernel_sectors,omitempty"`
+	ScheduleSectors *int64   `json:"schedule_sectors,omitempty"`
+	SectorRatio     *float64 `json:"sector_ratio,omitempty"`
+	VsFirst         float64  `json:"copies_vs_first"`
 }
 
-func newComparisonRow(input string, m spac.Metrics, t schedule.Traffic) comparisonRow {
-	_, def := t.Default.Total()
-	_, opt := t.Optimized.Total()
+func newComparisonRow(input string, m spac.Metrics) comparisonRow {
 	return comparisonRow{Input: input, Method: m.Method, Parts: m.K, Cap: m.Cap, Edges: m.Edges,
 		Vertices: m.Vertices, Copies: m.Copies, RF: m.RF, MaxLoadRatio: m.MaxLoadRatio,
-		MaxUnique: m.MaxUnique, AvgCutDegree: m.AvgCutDegree, Seconds: m.Time.Seconds(),
-		DefaultSectors: def, ScheduleSectors: opt, SectorRatio: t.SectorRatio()}
+		MaxUnique: m.MaxUnique, AvgCutDegree: m.AvgCutDegree, Seconds: m.Time.Seconds()}
+}
+
+func (r *comparisonRow) addTraffic(t schedule.Traffic) {
+	_, def := t.Default.Total()
+	_, opt := t.Optimized.Total()
+	ratio := t.SectorRatio()
+	r.DefaultSectors, r.ScheduleSectors, r.SectorRatio = &def, &opt, &ratio
+}
+
+// trafficText formats an optional traffic figure ("" when there is none).
+func trafficText[T int64 | float64](v *T, format string) string {
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprintf(format, *v)
 }
 
 func writeComparison(w io.Writer, format outputFormat, rows []comparisonRow) error {
@@ -130,8 +155,8 @@ func writeComparison(w io.Writer, format outputFormat, rows []comparisonRow) err
 			cw.Write([]string{r.Input, r.Method, strconv.Itoa(r.Parts), strconv.Itoa(r.Cap), strconv.Itoa(r.Edges),
 				strconv.Itoa(r.Vertices), strconv.FormatInt(r.Copies, 10), fmt.Sprintf("%.4f", r.RF),
 				fmt.Sprintf("%.4f", r.MaxLoadRatio), strconv.Itoa(r.MaxUnique), fmt.Sprintf("%.2f", r.AvgCutDegree),
-				fmt.Sprintf("%.3f", r.Seconds), strconv.FormatInt(r.DefaultSectors, 10), strconv.FormatInt(r.ScheduleSectors, 10),
-				fmt.Sprintf("%.3f", r.SectorRatio), fmt.Sprintf("%.3f", r.VsFirst)})
+				fmt.Sprintf("%.3f", r.Seconds), trafficText(r.DefaultSectors, "%d"), trafficText(r.ScheduleSectors, "%d"),
+				trafficText(r.SectorRatio, "%.3f"), fmt.Sprintf("%.3f", r.VsFirst)})
 		}
 		cw.Flush()
 		return cw.Error()
@@ -142,8 +167,12 @@ func writeComparison(w io.Writer, format outputFormat, rows []comparisonRow) err
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "method\tcopies\tRF\tmax load/ideal\tmax unique\tcut-vertex degree\ttime\tsectors default/schedule\tcopies vs %s\t\n", firstName(rows))
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%d\t%.2f\t%.3fs\t%.3fx\t%.3f\t\n", r.Method, r.Copies, r.RF, r.MaxLoadRatio,
-			r.MaxUnique, r.AvgCutDegree, r.Seconds, r.SectorRatio, r.VsFirst)
+		sectors := trafficText(r.SectorRatio, "%.3fx")
+		if sectors == "" {
+			sectors = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.4f\t%.4f\t%d\t%.2f\t%.3fs\t%s\t%.3f\t\n", r.Method, r.Copies, r.RF, r.MaxLoadRatio,
+			r.MaxUnique, r.AvgCutDegree, r.Seconds, sectors, r.VsFirst)
 	}
 	return tw.Flush()
 }

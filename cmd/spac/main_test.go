@@ -168,6 +168,34 @@ func TestCompareFormats(t *testing.T) {
 	if len(rows) != 2 || rows[0].Method != "spac" || rows[0].Copies != 0 || rows[0].Parts != 3 {
 		t.Fatalf("json rows %+v", rows)
 	}
+	if rows[0].SectorRatio == nil {
+		t.Errorf("parts of at most a CUDA block: no traffic prediction in %+v", rows[0])
+	}
+}
+
+// Parts larger than a CUDA block have no schedule: compare leaves the
+// traffic columns empty instead of padding split parts to such blocks
+// (which took 6.8 GB for 8M edges in 32 parts).
+func TestCompareTrafficOnlyForBlocks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ba.mtx")
+	if _, code, err := execute(t, "gen", "ba:n=2000,m=4", "--seed", "1", "-o", path); code != 0 {
+		t.Fatalf("gen: exit %d: %v", code, err)
+	}
+	out, code, err := execute(t, "compare", path, "--parts", "2", "--methods", "hdrf", "--format", "json", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %v", code, err)
+	}
+	var rows []comparisonRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Cap <= 1024 || rows[0].SectorRatio != nil || rows[0].DefaultSectors != nil {
+		t.Fatalf("parts of %d edges: rows %+v, want no traffic", rows[0].Cap, rows)
+	}
+	table, _, _ := execute(t, "compare", path, "--parts", "2", "--methods", "hdrf", "--quiet")
+	if !strings.Contains(table, " - ") {
+		t.Errorf("table without a - in the traffic column:\n%s", table)
+	}
 }
 
 func TestGenThenStats(t *testing.T) {

@@ -42,6 +42,13 @@ func Params(pc PartitionConfig, in *Input) []schedule.Param {
 			schedule.Param{Key: "revision", Value: spac.Revision},
 		)
 	}
+	if pc.Method == "hep" {
+		tau := o.Tau
+		if tau == 0 {
+			tau = spac.DefaultTau
+		}
+		ps = append(ps, schedule.Param{Key: "tau", Value: strconv.FormatFloat(tau, 'g', -1, 64)})
+	}
 	return ps
 }
 

@@ -21,6 +21,7 @@ func TestNumericFlagsRefused(t *testing.T) {
 		{"polish", "-1", "0 to 64"}, {"polish", "65", "0 to 64"},
 		{"imbalance", "NaN", "(0, 1]"}, {"imbalance", "+Inf", "(0, 1]"}, {"imbalance", "-Inf", "(0, 1]"},
 		{"imbalance", "0", "(0, 1]"}, {"imbalance", "1.5", "(0, 1]"},
+		{"tau", "0", "> 0"}, {"tau", "-2", "> 0"}, {"tau", "NaN", "> 0"}, {"tau", "-Inf", "> 0"},
 	}
 	partSizes := []flagCase{
 		{"parts", "0", "1 or more"}, {"parts", "-3", "1 or more"},

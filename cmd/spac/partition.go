@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -23,6 +24,7 @@ type partFlags struct {
 	imbalance        float64
 	coarsen          int
 	polish           int
+	tau              float64
 	// maxBlock is the largest --block-size the command takes (set by the
 	// command after register: a part size in tasks, or a CUDA block).
 	maxBlock, defaultBlock int
@@ -41,6 +43,7 @@ func (f *partFlags) register(c *cobra.Command) {
 	fl.StringVar(&f.order, "order", "walk", "SPAC: order of each vertex's clones: walk (around the vertex through its neighbours' adjacency, closed into a cycle; measured best), cycle (by edge index, closed), index (the paper's path) or neighbour (by the other endpoint)")
 	fl.Int32Var(&f.dominant, "dominant-weight", spac.DefaultDominantWeight, "SPAC, split formulation: weight of dominant edges, 1 to 65536")
 	fl.IntVar(&f.coarsen, "coarsen", spac.DefaultCoarsen, "SPAC, from 1M tasks: at most this many levels of heavy-edge matching in Go before METIS (it stops at about 64 tasks per part; refined on the way back; 0: METIS sees the whole graph)")
+	fl.Float64Var(&f.tau, "tau", spac.DefaultTau, "HEP: a vertex of more than tau times the mean degree is high; edges between two high vertices are streamed (HDRF), the rest grown by NE++ (+Inf: HEP is NE)")
 	fl.IntVar(&f.polish, "polish", spac.DefaultPolish, "SPAC: passes that move single edges to parts holding both endpoints, after the cap pass (0: none); each move saves a copy")
 	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%; in (0, 1]) before the cap pass makes every part fit")
 }
@@ -83,6 +86,7 @@ func (f *partFlags) checks() error {
 		intIn("dominant-weight", int(f.dominant), 1, 1<<16, "METIS adds the weights up in 32 bits"),
 		intIn("coarsen", f.coarsen, 0, 8, "levels of matching"),
 		intIn("polish", f.polish, 0, 64, "passes"),
+		tauIn(f.tau),
 		floatIn("imbalance", f.imbalance, 0, 1, true, "a fraction, e.g. 0.03"),
 	)
 }
@@ -130,7 +134,7 @@ func (f *partFlags) settings() (spac.Options, error) {
 		return spac.Options{}, usageError{err}
 	}
 	return spac.Options{Seed: f.seed, DominantWeight: f.dominant, Formulation: form, Order: order,
-		Imbalance: f.imbalance, Coarsen: f.coarsen, Polish: f.polish}, nil
+		Imbalance: f.imbalance, Coarsen: f.coarsen, Polish: f.polish, Tau: f.tau}, nil
 }
 
 // config is how the schedules of the named method are partitioned (a
@@ -238,4 +242,13 @@ func printSummary(w io.Writer, in *pipeline.Input, met spac.Metrics) {
 	fmt.Fprintf(w, "cut vertices     %d, average degree %.2f\n", met.CutVertices, met.AvgCutDegree)
 	fmt.Fprintf(w, "degrees          min %d, median %g, mean %.2f, p99 %d, max %d\n", met.Degree.Min, met.Degree.Median, met.Degree.Mean, met.Degree.P99, met.Degree.Max)
 	fmt.Fprintf(w, "partition time   %.3f s (reading and building the graph %.3f s)\n", met.Time.Seconds(), in.ReadTime.Seconds())
+}
+
+// tauIn checks --tau: a positive multiple of the mean degree, +Inf allowed
+// (HEP without its streaming part).
+func tauIn(tau float64) error {
+	if math.IsInf(tau, 1) {
+		return nil
+	}
+	return floatIn("tau", tau, 0, math.Inf(1), true, "a multiple of the mean degree, or +Inf (HEP is then NE)")
 }

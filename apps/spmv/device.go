@@ -398,8 +398,9 @@ func (op *Op) run() error {
 
 // Run enqueues y = A x with op on the device's launch stream (the default
 // stream, or a gpu.Device.Capture's) and returns without waiting (unlike
-// Product, which also fills y with NaN first and waits).
-func (s *SpMV) Run(op *Op) error { return s.d.Do(op.run) }
+// Product, which also fills y with NaN first and waits). Each step makes
+// the context current itself, so Run adds no binding of its own.
+func (s *SpMV) Run(op *Op) error { return op.run() }
 
 // Drop frees a schedule the SpMV holds (uploaded or adopted) and forgets
 // the ops made on it, which must not run again. It first waits for the

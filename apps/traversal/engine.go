@@ -367,13 +367,15 @@ func (e *Engine) Close() {
 
 // BFS runs a breadth-first search from root with strategy s.
 func (e *Engine) BFS(ctx context.Context, root int32, s Strategy) (*Result, error) {
-	return e.run(ctx, BFS, root, s)
+	r, _, err := e.run(ctx, BFS, root, s, false)
+	return r, err
 }
 
 // SSSP runs single-source shortest paths from root with strategy s; the
 // graph must be weighted.
 func (e *Engine) SSSP(ctx context.Context, root int32, s Strategy) (*Result, error) {
-	return e.run(ctx, SSSP, root, s)
+	r, _, err := e.run(ctx, SSSP, root, s, false)
+	return r, err
 }
 
 func (e *Engine) grid(work int64) int {
@@ -624,8 +626,7 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 }
 
 // plan is the captured graph of k levels of s, then a post.
-func (e *Engine) plan(a Algorithm, s Strategy) (*gpu.Graph, error) {
-	k := e.opt.LevelsPerGraph
+func (e *Engine) plan(a Algorithm, s Strategy, k int) (*gpu.Graph, error) {
 	if s == Persistent || s == PersistentTWC {
 		k = 1 // one launch runs every level
 	}
@@ -674,17 +675,23 @@ func (e *Engine) checkRun(a Algorithm, root int32, s Strategy) error {
 
 // run is the level loop: init, then captured graphs of k levels queued two
 // ahead of the post the host reads; it stops at the first post that shows
-// an empty frontier.
-func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy) (*Result, error) {
+// an empty frontier. With timed (LevelTimes), every graph runs one level
+// (whatever the Options) between a pair of CUDA events, and run returns
+// each level's device time; without, it returns no levels.
+func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy, timed bool) (*Result, []LevelTime, error) {
 	if e == nil || e.mod == nil {
-		return nil, errors.New("traversal: a closed engine")
+		return nil, nil, errors.New("traversal: a closed engine")
 	}
 	if err := e.checkRun(a, root, s); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	g, err := e.plan(a, s)
+	k := e.opt.LevelsPerGraph
+	if timed {
+		k = 1
+	}
+	g, err := e.plan(a, s, k)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var depth, parent, st64, st64b uint64
 	if a == BFS {
@@ -698,107 +705,141 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy) (
 	init, err := e.mod.Launch("init", e.grid(e.n), threads, 0, gpu.Int(int(e.n)), gpu.Int(int(root)), gpu.Ptr(e.ctl),
 		gpu.Ptr(e.mark), gpu.Ptr(e.q0), depth, parent, st64, st64b, uint64(math.Float32bits(e.opt.Delta)))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := init.Run(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if s == SpacSchedule {
 		if err := e.spacInit(root); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if s == NearFar {
 		if err := e.piles.Fill32(math.MaxUint32); err != nil { // no stamps
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if s == TwoPhaseRacy {
 		l, err := e.mod.Launch("init_racy", e.grid(e.n), threads, 0, gpu.Int(int(e.n)), gpu.Int(int(root)), gpu.Ptr(e.dp), gpu.Ptr(e.dp2))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := l.Run(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
+	var ivs []*gpu.Interval // timed: one per graph launched
+	defer func() {
+		for _, iv := range ivs {
+			iv.Close()
+		}
+	}()
 	if err := e.timer.Start(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	launched := uint64(0)
 	launch := func() error {
+		if !timed {
+			launched++
+			return g.Launch()
+		}
+		iv, err := e.d.NewInterval()
+		if err != nil {
+			return err
+		}
+		ivs = append(ivs, iv)
+		if err := iv.Start(); err != nil {
+			return err
+		}
 		launched++
-		return g.Launch()
+		if err := g.Launch(); err != nil {
+			return err
+		}
+		return iv.Stop()
+	}
+	// fail keeps e.posts in step with the graphs queued (each posts once)
+	// and lets them finish before the error goes back.
+	fail := func(err error) (*Result, []LevelTime, error) {
+		e.posts += launched
+		_ = e.d.Sync("a traversal that failed")
+		return nil, nil, err
 	}
 	for range 2 {
 		if err := launch(); err != nil {
-			return nil, err
+			return fail(err)
 		}
 	}
 	var word [mailWords]float64
 	var level, inspected uint64
+	var levels []LevelTime
+	frontier := int64(1) // timed: the entries the next level reads
 	// every graph but the last advances k levels (near-far: or raises its
 	// threshold, which happens at most as often as levels on the way)
-	maxPosts := uint64(2*e.n+1024)/uint64(e.opt.LevelsPerGraph) + 3
+	maxPosts := uint64(2*e.n+1024)/uint64(k) + 3
 	for j := e.posts + 1; ; j++ {
 		slot := int(j%mailSlots) * mailWords
 		if err := e.mail.Await(slot+3, j); err != nil {
-			return nil, err
+			return fail(err)
 		}
 		if err := e.mail.Float64s(slot, word[:]); err != nil {
-			return nil, err
+			return fail(err)
 		}
+		prev := inspected
 		level, inspected = math.Float64bits(word[0]), math.Float64bits(word[2])
 		if level>>32 != 0 {
-			e.posts += launched
-			_ = e.d.Sync("a traversal that overflowed")
 			if s == Persistent || s == PersistentTWC {
-				return nil, fmt.Errorf("traversal: %s %s from %d: a frontier queue of %d entries overflowed, or the grid barrier timed out (blocks not all resident)", a, s, root, e.qcap)
+				return fail(fmt.Errorf("traversal: %s %s from %d: a frontier queue of %d entries overflowed, or the grid barrier timed out (blocks not all resident)", a, s, root, e.qcap))
 			}
-			return nil, fmt.Errorf("traversal: %s %s from %d: a frontier queue of %d entries overflowed", a, s, root, e.qcap)
+			return fail(fmt.Errorf("traversal: %s %s from %d: a frontier queue of %d entries overflowed", a, s, root, e.qcap))
 		}
-		if math.Float64bits(word[1]) == 0 {
+		if timed {
+			levels = append(levels, LevelTime{Level: len(levels), Frontier: frontier, Inspected: int64(inspected - prev)})
+		}
+		frontier = int64(math.Float64bits(word[1]))
+		if frontier == 0 {
 			break
 		}
 		if j-e.posts > maxPosts {
-			e.posts += launched
-			_ = e.d.Sync("a traversal that did not end")
-			return nil, fmt.Errorf("traversal: %s %s from %d did not end after %d levels", a, s, root, uint32(level))
+			return fail(fmt.Errorf("traversal: %s %s from %d did not end after %d levels", a, s, root, uint32(level)))
 		}
 		if err := ctx.Err(); err != nil {
-			e.posts += launched
-			_ = e.d.Sync("a cancelled traversal")
-			return nil, err
+			return fail(err)
 		}
 		if err := launch(); err != nil {
-			return nil, err
+			return fail(err)
 		}
 	}
 	e.posts += launched
 	if err := e.timer.Stop(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	elapsed, err := e.timer.Elapsed()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	for i := range levels {
+		if levels[i].Time, err = ivs[i].Elapsed(); err != nil {
+			return nil, nil, err
+		}
 	}
 	r := &Result{Algorithm: a, Strategy: s, Root: root, Time: elapsed, Levels: int(uint32(level)), Inspected: int64(inspected)}
 	if a == BFS {
 		r.Depth, r.Parent = make([]int32, e.n), make([]int32, e.n)
 		if err := gpu.Download(e.depth, r.Depth, "the depths"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := gpu.Download(e.parent, r.Parent, "the parents"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return r, nil
+		return r, levels, nil
 	}
 	packed := make([]uint64, e.n)
 	if err := gpu.Download(e.dp, packed, "the distances"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r.Dist, r.Pred = Unpack(packed)
-	return r, nil
+	return r, levels, nil
 }
 
 // Unpack splits SSSP's packed words (distance's float32 bits high,

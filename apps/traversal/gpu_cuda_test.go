@@ -293,10 +293,10 @@ func TestBenchmark(t *testing.T) {
 // (after a search has ended): the level loop's floor, kernel launches in a
 // captured graph included. It runs reps graphs.
 func emptyLevel(e *Engine, a Algorithm, s Strategy, reps int) (float64, error) {
-	if _, err := e.run(context.Background(), a, 0, s); err != nil {
+	if _, _, err := e.run(context.Background(), a, 0, s, false); err != nil {
 		return 0, err
 	}
-	g, err := e.plan(a, s)
+	g, err := e.plan(a, s, e.opt.LevelsPerGraph)
 	if err != nil {
 		return 0, err
 	}

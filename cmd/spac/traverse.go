@@ -387,6 +387,9 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 	if err != nil {
 		return err
 	}
+	if err := checkOutputs(c, "levels"); err != nil {
+		return err
+	}
 	if err := checkOutputDir(c, "out", func(dir string) error {
 		return output.CheckDir(dir, func(name string) bool { return slices.Contains(arrayFiles(p), name) })
 	}); err != nil {
@@ -472,7 +475,7 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 		return err
 	}
 	if f.levels != "" {
-		if err := writeLevelTimes(ctx, f.levels, t, g, p, roots[0], st, rep.Graph); err != nil {
+		if err := writeLevelTimes(ctx, f.levels, c.OutOrStdout(), t, g, p, roots[0], st, rep.Graph); err != nil {
 			return err
 		}
 	}

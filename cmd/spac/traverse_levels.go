@@ -7,12 +7,14 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 
 	engine "github.com/spac-gpu/spac/apps/traversal"
 	"github.com/spac-gpu/spac/apps/traversal/graph"
 	"github.com/spac-gpu/spac/apps/traversal/validate"
+	"github.com/spac-gpu/spac/internal/output"
 )
 
 var levelCSVHeader = []string{"problem", "graph", "strategy", "root", "level", "frontier", "inspected", "us",
@@ -21,18 +23,21 @@ var levelCSVHeader = []string{"problem", "graph", "strategy", "root", "level", "
 // writeLevelTimes searches once more from root with every strategy of st,
 // one level per CUDA graph with events around each, validates the result
 // and writes one row per level (a persistent strategy, whose levels run in
-// one kernel, gets one row with level -1: its whole search).
-func writeLevelTimes(ctx context.Context, file string, t traverser, g *graph.Graph, p problem, root int32, st *traverseSetup, graphName string) error {
+// one kernel, gets one row with level -1: its whole search); the file is
+// written as output.Write writes (whole or not at all, "-" standard output).
+func writeLevelTimes(ctx context.Context, file string, stdout io.Writer, t traverser, g *graph.Graph, p problem, root int32, st *traverseSetup, graphName string) error {
 	gt, ok := t.(*gpuTraverser)
 	if !ok {
 		return fmt.Errorf("--levels needs the GPU engine")
 	}
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	w := csv.NewWriter(f)
+	return output.Write(ctx, file, stdout, func(out io.Writer) error {
+		return levelRows(ctx, out, gt, g, p, root, st, graphName)
+	})
+}
+
+// levelRows writes writeLevelTimes's CSV to out.
+func levelRows(ctx context.Context, out io.Writer, gt *gpuTraverser, g *graph.Graph, p problem, root int32, st *traverseSetup, graphName string) error {
+	w := csv.NewWriter(out)
 	w.Write(levelCSVHeader)
 	for _, name := range st.strategies {
 		s, err := engine.ParseStrategy(name)
@@ -76,5 +81,6 @@ func writeLevelTimes(ctx context.Context, file string, t traverser, g *graph.Gra
 			return err
 		}
 	}
-	return f.Close()
+	w.Flush()
+	return w.Error()
 }

@@ -2,7 +2,9 @@
 # Reruns the failures of issue 23 (bad inputs, unusual output paths,
 # interrupted runs, nonsense flags) against a spac binary and prints one
 # markdown row per case: what was done, exit status, what the path or the
-# process looks like afterwards. Run as root for the device cases.
+# process looks like afterwards. Run as root for the device cases (it makes
+# its own device nodes; the system's /dev/null is never written to as a
+# target).
 #
 # Usage: scripts/robustness.sh [BIN]        (default bin/spac)
 # Env:   SIGTRIES (12): partitions interrupted per signal
@@ -27,11 +29,17 @@ first() { head -c 110 err | head -1 | tr '|' '/'; }
 echo "| case | exit | afterwards |"
 echo "|---|---|---|"
 
-# 1. outputs
-"$bin" partition g.mtx --quiet --assignment /dev/null >/dev/null 2>err
-row "--assignment /dev/null" $? "$(stat -c %F /dev/null)"
-"$bin" partition g.mtx --quiet --assignment /dev/full >/dev/null 2>err
-row "--assignment /dev/full" $? "$(stat -c %F /dev/full); $(first)"
+# 1. outputs. The device cases write to private copies of /dev/null and
+# /dev/full made here (as root): a binary that replaces the device at the
+# path, as spac before issue 23 did, must not take the system's with it.
+if mknod -m 666 null c 1 3 2>/dev/null && mknod -m 666 full c 1 7 2>/dev/null; then
+  "$bin" partition g.mtx --quiet --assignment null >/dev/null 2>err
+  row "--assignment NULL (a copy of /dev/null)" $? "$(stat -c %F null)"
+  "$bin" partition g.mtx --quiet --assignment full >/dev/null 2>err
+  row "--assignment FULL (a copy of /dev/full)" $? "$(stat -c %F full); $(first)"
+else
+  row "--assignment to a device" - "skipped: making device nodes needs root"
+fi
 echo old >target.tsv; ln -s target.tsv link.tsv
 "$bin" partition g.mtx --quiet -o link.tsv >/dev/null 2>err
 row "-o symlink" $? "link.tsv is a $(stat -c %F link.tsv), target $(wc -l <target.tsv) lines"

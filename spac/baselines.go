@@ -111,6 +111,9 @@ func newStreamLoads(k, capacity int) *streamLoads { return loadsOver(make([]int3
 // loadsOver tracks the part loads in load, which may hold edges already.
 func loadsOver(load []int32, capacity int) *streamLoads {
 	s := &streamLoads{load: load, cap: int32(capacity)}
+	for _, l := range load {
+		s.maxLoad = max(s.maxLoad, l)
+	}
 	s.open = newPartHeap(s.load, s.cap, func(int) bool { return capacity > 0 })
 	return s
 }

@@ -82,11 +82,7 @@ func (HEP) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incid
 		for v := range degree {
 			degree[v] = inc.Offsets[v+1] - inc.Offsets[v]
 		}
-		loads := loadsOver(load, opts.Cap)
-		for _, l := range load {
-			loads.maxLoad = max(loads.maxLoad, l)
-		}
-		if err := hdrfStream(ctx, g, h2h, part, degree, false, sets, loads); err != nil {
+		if err := hdrfStream(ctx, g, h2h, part, degree, false, sets, loadsOver(load, opts.Cap)); err != nil {
 			return Partition{}, err
 		}
 	}

@@ -7,33 +7,7 @@ package gpu
 import (
 	"errors"
 	"fmt"
-	"sync"
 )
-
-// primModules holds each device's primitives module, loaded on the first
-// use of a primitive there (the device unloads it when it closes).
-var primModules struct {
-	sync.Mutex
-	m map[*Device]*Module
-}
-
-// primModuleOf returns d's primitives module, loading it on first use.
-func primModuleOf(d *Device) (*Module, error) {
-	primModules.Lock()
-	defer primModules.Unlock()
-	if m, ok := primModules.m[d]; ok {
-		return m, nil
-	}
-	m, err := d.LoadModule(primModule)
-	if err != nil {
-		return nil, err
-	}
-	if primModules.m == nil {
-		primModules.m = map[*Device]*Module{}
-	}
-	primModules.m[d] = m
-	return m, nil
-}
 
 // Prims runs the device-wide primitives on buffers already on the device,
 // with scratch memory of its own sized once (NewPrims) for inputs of up to
@@ -105,7 +79,8 @@ func (p *Prims) ready() error {
 // run launches kernel name on the device's launch stream.
 func (p *Prims) run(name string, grid, block, shared int, args ...uint64) error {
 	if p.mod == nil {
-		m, err := primModuleOf(p.d)
+		// LoadModule returns the device's copy where it has one.
+		m, err := p.d.LoadModule(primModule)
 		if err != nil {
 			return err
 		}

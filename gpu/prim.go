@@ -260,12 +260,7 @@ var primPTX string
 var primModule = PTXModule{Name: "prim", PTX: primPTX, Entries: primEntries()}
 
 func primEntries() []string {
-	var names []string
-	for _, k := range []string{"ex", "in"} {
-		for _, t := range []string{"32", "i32_64", "u32_64"} {
-			names = append(names, "prim_scan_"+k+"_"+t)
-		}
-	}
+	names := Variants("prim_scan", []string{"ex", "in"}, "32", "i32_64", "u32_64")
 	names = append(names, "prim_select_f8", "prim_select_f32",
 		"prim_reduce_sum_32", "prim_reduce_sum_i32_64", "prim_reduce_sum_u32_64",
 		"prim_reduce_min_i32", "prim_reduce_max_i32", "prim_reduce_min_u32", "prim_reduce_max_u32",

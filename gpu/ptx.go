@@ -53,6 +53,19 @@ func (m PTXModule) Source() (ptx, source string, err error) {
 	return m.PTX, "embedded", nil
 }
 
+// Variants names the kernels prefix_base_suffix of every base and suffix,
+// base by base: the entries of a module whose kernels come in one variant
+// per suffix (a precision, say).
+func Variants(prefix string, bases []string, suffixes ...string) []string {
+	names := make([]string, 0, len(bases)*len(suffixes))
+	for _, b := range bases {
+		for _, s := range suffixes {
+			names = append(names, prefix+"_"+b+"_"+s)
+		}
+	}
+	return names
+}
+
 var ptxHeader = regexp.MustCompile(`from (\S+)\.cu sha256 ([0-9a-f]{64})`)
 
 // CheckSource reports whether the embedded PTX was generated from src (the

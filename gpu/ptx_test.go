@@ -60,3 +60,10 @@ func TestCheckSource(t *testing.T) {
 		}
 	}
 }
+
+func TestVariants(t *testing.T) {
+	got := strings.Join(Variants("m", []string{"a", "b"}, "f32", "f64"), " ")
+	if want := "m_a_f32 m_a_f64 m_b_f32 m_b_f64"; got != want {
+		t.Errorf("Variants = %s, want %s", got, want)
+	}
+}

@@ -13,18 +13,11 @@ import (
 //go:embed kernels/cfd.ptx
 var cfdPTX string
 
-// Module is the cfd kernels' PTX, which NewGPU loads.
-var Module = gpu.PTXModule{Name: "cfd", PTX: cfdPTX, Entries: kernelEntries()}
-
-func kernelEntries() []string {
-	var names []string
-	for _, base := range []string{"init", "step_factor", "flux", "time_step", "time_step_clear", "spac_flux"} {
-		for _, p := range []Precision{FP32, FP64} {
-			names = append(names, entry(base, p))
-		}
-	}
-	return names
-}
+// Module is the cfd kernels' PTX, which NewGPU loads: each kernel in
+// precision FP32 and FP64 (entry).
+var Module = gpu.PTXModule{Name: "cfd", PTX: cfdPTX, Entries: gpu.Variants("cfd",
+	[]string{"init", "step_factor", "flux", "time_step", "time_step_clear", "spac_flux"},
+	"f32", "f64")}
 
 func entry(base string, p Precision) string {
 	suffix := "f64"

@@ -11,19 +11,11 @@ import (
 //go:embed kernels/spmv.ptx
 var spmvPTX string
 
-// Module holds the SpMV kernels, which NewSpMV loads.
-var Module = gpu.PTXModule{Name: "spmv", PTX: spmvPTX, Entries: kernelEntries()}
-
-// kernelEntries are the entry points the SpMV module must have.
-func kernelEntries() []string {
-	var names []string
-	for _, base := range []string{"csr_scalar", "csr_vector", "coo_atomic", "zero_rows", "spac_smem", "spac_ldg", "spac_smem_x4", "spac_ldg_x4"} {
-		for _, p := range []Precision{FP32, FP64} {
-			names = append(names, entryName(base, p))
-		}
-	}
-	return names
-}
+// Module holds the SpMV kernels, which NewSpMV loads: each in precision
+// FP32 and FP64 (entryName).
+var Module = gpu.PTXModule{Name: "spmv", PTX: spmvPTX, Entries: gpu.Variants("spmv",
+	[]string{"csr_scalar", "csr_vector", "coo_atomic", "zero_rows", "spac_smem", "spac_ldg", "spac_smem_x4", "spac_ldg_x4"},
+	"f32", "f64")}
 
 func entryName(base string, p Precision) string {
 	suffix := "f64"

@@ -140,7 +140,7 @@ type Engine struct {
 	pstart, powner      *gpu.Buffer
 	ioff, iadj          *gpu.Buffer // in-arcs: off and adj on an undirected graph
 	piles               *gpu.Buffer // near-far: two far piles and their stamps
-	npieces, mdt        int
+	npieces             int
 	prims               *gpu.Prims
 	mail                *gpu.Mapped
 	timer               *gpu.Interval
@@ -175,7 +175,7 @@ func OpenWith(d *gpu.Device, g *graph.Graph, opt Options) (_ *Engine, err error)
 		return nil, err
 	}
 	n, m := int64(g.NumVertices), g.NumArcs()
-	e := &Engine{d: d, g: g, opt: opt, n: n, m: m, sms: max(d.Info().SMs, 1), graphs: map[planKey]*gpu.Graph{}, mdt: opt.MDT}
+	e := &Engine{d: d, g: g, opt: opt, n: n, m: m, sms: max(d.Info().SMs, 1), graphs: map[planKey]*gpu.Graph{}}
 	// BFS without culling may push a vertex more than once: its queues
 	// hold an arc each at most.
 	e.qcap = int(max(n, m, 1))
@@ -190,45 +190,23 @@ func OpenWith(d *gpu.Device, g *graph.Graph, opt Options) (_ *Engine, err error)
 	if e.mod, err = d.LoadModule(Module); err != nil {
 		return nil, err
 	}
-	up := func(b **gpu.Buffer, s any, what string) error {
-		var err error
-		switch s := s.(type) {
-		case []int64:
-			*b, err = gpu.Upload(d, nonEmpty(s), what)
-		case []int32:
-			*b, err = gpu.Upload(d, nonEmpty(s), what)
-		case []float32:
-			*b, err = gpu.Upload(d, nonEmpty(s), what)
-		}
-		if err == nil {
-			e.bufs = append(e.bufs, *b)
-		}
-		return err
-	}
-	alloc := func(b **gpu.Buffer, bytes int64, what string) error {
-		var err error
-		if *b, err = d.Alloc(max(bytes, 8), what); err == nil {
-			e.bufs = append(e.bufs, *b)
-		}
-		return err
-	}
 	steps := []func() error{
-		func() error { return up(&e.off, g.Offsets, "the CSR offsets") },
-		func() error { return up(&e.adj, g.Adj, "the CSR targets") },
+		func() error { return upload(e, &e.off, nonEmpty(g.Offsets), "the CSR offsets") },
+		func() error { return upload(e, &e.adj, nonEmpty(g.Adj), "the CSR targets") },
 		func() error {
 			if g.Weight == nil {
 				return nil
 			}
-			return up(&e.w, g.Weight, "the arc weights")
+			return upload(e, &e.w, nonEmpty(g.Weight), "the arc weights")
 		},
-		func() error { return alloc(&e.depth, 4*n, "the depths") },
-		func() error { return alloc(&e.parent, 4*n, "the parents") },
-		func() error { return alloc(&e.mark, 4*n, "the frontier stamps") },
-		func() error { return alloc(&e.dp, 8*n, "the distances and predecessors") },
-		func() error { return alloc(&e.q0, 4*int64(e.qcap), "frontier queue 0") },
-		func() error { return alloc(&e.q1, 4*int64(e.qcap), "frontier queue 1") },
-		func() error { return alloc(&e.ctl, 4*ctlWords, "the control block") },
-		func() error { return alloc(&e.total, 8, "the frontier's edge count") },
+		func() error { return e.alloc(&e.depth, 4*n, "the depths") },
+		func() error { return e.alloc(&e.parent, 4*n, "the parents") },
+		func() error { return e.alloc(&e.mark, 4*n, "the frontier stamps") },
+		func() error { return e.alloc(&e.dp, 8*n, "the distances and predecessors") },
+		func() error { return e.alloc(&e.q0, 4*int64(e.qcap), "frontier queue 0") },
+		func() error { return e.alloc(&e.q1, 4*int64(e.qcap), "frontier queue 1") },
+		func() error { return e.alloc(&e.ctl, 4*ctlWords, "the control block") },
+		func() error { return e.alloc(&e.total, 8, "the frontier's edge count") },
 	}
 	for _, s := range steps {
 		if err = s(); err != nil {
@@ -339,7 +317,7 @@ func defaultDelta(g *graph.Graph) float32 {
 }
 
 // MDT is the split threshold node splitting and hierarchical processing use.
-func (e *Engine) MDT() int { return e.mdt }
+func (e *Engine) MDT() int { return e.opt.MDT }
 
 // Close frees the device memory.
 func (e *Engine) Close() {
@@ -393,6 +371,17 @@ func (e *Engine) alloc(b **gpu.Buffer, bytes int64, what string) error {
 	return err
 }
 
+// upload copies s to a new buffer *p that the engine frees.
+func upload[T any](e *Engine, p **gpu.Buffer, s []T, what string) error {
+	b, err := gpu.Upload(e.d, s, what)
+	if err != nil {
+		return err
+	}
+	*p = b
+	e.bufs = append(e.bufs, b)
+	return nil
+}
+
 // needCOO makes the COO sources on the device (once).
 func (e *Engine) needCOO() error {
 	if e.src != nil {
@@ -431,16 +420,10 @@ func (e *Engine) needInArcs() error {
 	if g.InOffsets == nil {
 		return ErrNotApplicable
 	}
-	var err error
-	if e.ioff, err = gpu.Upload(e.d, g.InOffsets, "the in-arc offsets"); err != nil {
+	if err := upload(e, &e.ioff, g.InOffsets, "the in-arc offsets"); err != nil {
 		return err
 	}
-	e.bufs = append(e.bufs, e.ioff)
-	if e.iadj, err = gpu.Upload(e.d, nonEmpty(g.InAdj), "the in-arc sources"); err != nil {
-		return err
-	}
-	e.bufs = append(e.bufs, e.iadj)
-	return nil
+	return upload(e, &e.iadj, nonEmpty(g.InAdj), "the in-arc sources")
 }
 
 // needPieces uploads node splitting's pieces (once).
@@ -448,20 +431,15 @@ func (e *Engine) needPieces() error {
 	if e.pstart != nil {
 		return nil
 	}
-	start, owner, err := pieces(e.g, e.mdt)
+	start, owner, err := pieces(e.g, e.opt.MDT)
 	if err != nil {
 		return err
 	}
 	e.npieces = len(owner)
-	if e.pstart, err = gpu.Upload(e.d, start, "the pieces' starts"); err != nil {
+	if err := upload(e, &e.pstart, start, "the pieces' starts"); err != nil {
 		return err
 	}
-	e.bufs = append(e.bufs, e.pstart)
-	if e.powner, err = gpu.Upload(e.d, nonEmpty(owner), "the pieces' owners"); err != nil {
-		return err
-	}
-	e.bufs = append(e.bufs, e.powner)
-	return nil
+	return upload(e, &e.powner, nonEmpty(owner), "the pieces' owners")
 }
 
 // level returns the work of one level of strategy s for algorithm a: the
@@ -587,7 +565,7 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 	case NodeSplit:
 		err = add("ns_"+op, e.grid(int64(e.npieces)), gpu.Ptr(e.pstart), gpu.Ptr(e.powner), gpu.Int(e.npieces))
 	case Hierarchical:
-		if err = add("hp_"+op, q, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Int(e.mdt), gpu.Int(e.opt.WDBelow)); err == nil {
+		if err = add("hp_"+op, q, gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Int(e.opt.MDT), gpu.Int(e.opt.WDBelow)); err == nil {
 			err = lb(1, int(max(e.n, 1)))
 		}
 	case ScanBFS:

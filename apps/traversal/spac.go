@@ -303,17 +303,6 @@ func (e *Engine) needSchedule() error {
 	return nil
 }
 
-// upload copies s to a new buffer *p that the engine frees.
-func upload[T any](e *Engine, p **gpu.Buffer, s []T, what string) error {
-	b, err := gpu.Upload(e.d, s, what)
-	if err != nil {
-		return err
-	}
-	*p = b
-	e.bufs = append(e.bufs, b)
-	return nil
-}
-
 // spacGrid is the CUDA blocks of a level: at most two of B threads per
 // 2048 threads of a multiprocessor, grid-stride over the schedule blocks.
 func (e *Engine) spacGrid() int {

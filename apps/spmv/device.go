@@ -29,7 +29,6 @@ type DeviceSchedule struct {
 	meta, xUnique, yUniq                *gpu.Buffer
 	yShared, val, xLocal, col, rowStart *gpu.Buffer
 	zeroRows                            *gpu.Buffer
-	nZero                               int
 }
 
 // Arrays returns the host form the schedule was uploaded from.
@@ -142,7 +141,7 @@ func (s *SpMV) Upload(a *ScheduleArrays) (*DeviceSchedule, error) {
 	if err := s.checkArrays(a); err != nil {
 		return nil, err
 	}
-	ds := &DeviceSchedule{a: a, nZero: len(a.ZeroRows)}
+	ds := &DeviceSchedule{a: a}
 	if err := ds.upload(s.d, nil, s.p); err != nil {
 		ds.free()
 		return nil, err
@@ -224,7 +223,7 @@ func (s *SpMV) UploadAsync(a *ScheduleArrays) (*PendingSchedule, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps := &PendingSchedule{s: s, t: t, ds: &DeviceSchedule{a: a, nZero: len(a.ZeroRows)}}
+	ps := &PendingSchedule{s: s, t: t, ds: &DeviceSchedule{a: a}}
 	if err := ps.ds.upload(s.d, t, s.p); err != nil {
 		ps.release()
 		return nil, err
@@ -322,11 +321,11 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		// Clear the rows the flush adds to: one scattered write of a 32-byte
 		// sector (and a 4-byte index) per row, or all of y with a memset
 		// where that moves fewer bytes.
-		switch {
-		case sched.nZero*36 > m.NRows*p.Bytes():
+		switch nZero := len(a.ZeroRows); {
+		case nZero*36 > m.NRows*p.Bytes():
 			op.steps = append(op.steps, s.clearY)
-		case sched.nZero > 0:
-			if err := add(launch("zero_rows", ceil(sched.nZero, 256), 256, 0, gpu.Int(sched.nZero), gpu.Ptr(sched.zeroRows), y)); err != nil {
+		case nZero > 0:
+			if err := add(launch("zero_rows", ceil(nZero, 256), 256, 0, gpu.Int(nZero), gpu.Ptr(sched.zeroRows), y)); err != nil {
 				return nil, err
 			}
 		}

@@ -206,3 +206,73 @@ func TestSpacScheduleArrays(t *testing.T) {
 		t.Fatal("another graph's schedule accepted")
 	}
 }
+
+// The CPU emulation of the spac-schedule kernels over spacArrays, which
+// the tests above check against the conformance suite and package ref.
+
+// bfsLevel is the CPU emulation of one BFS level over the arrays, as the
+// kernel runs it (blocks whose stamp is below L skipped, then the masked
+// product); it returns the vertices pushed.
+func (a *spacArrays) bfsLevel(depth, parent, stamp []int32, L int32) []int32 {
+	var pushed []int32
+	for b := range a.nb {
+		if stamp[b] < L {
+			continue
+		}
+		y0, y1 := a.yoff[b], a.yoff[b+1]
+		su := make([]int32, y1-y0)
+		for i, u := range a.yuni[y0:y1] {
+			su[i] = -1
+			if depth[u] == L {
+				su[i] = u
+			}
+		}
+		for t := range a.bs {
+			slot := b*a.bs + t
+			v := a.tgt[slot]
+			if v < 0 || su[a.sloc[slot]] < 0 || depth[v] != -1 {
+				continue
+			}
+			depth[v], parent[v] = L+1, su[a.sloc[slot]]
+			pushed = append(pushed, v)
+			for _, c := range a.vblk[a.vboff[v]:a.vboff[v+1]] {
+				stamp[c] = L + 1
+			}
+		}
+	}
+	return pushed
+}
+
+// ssspRound is the CPU emulation of one Bellman-Ford round: the arcs of
+// the sources stamped L (mark) relaxed from their distance at the round's
+// start (float32 sums); improved vertices are stamped L+1.
+func (a *spacArrays) ssspRound(dist []float32, pred, mark, stamp []int32, L int32) int {
+	pushed := 0
+	for b := range a.nb {
+		if stamp[b] < L {
+			continue
+		}
+		for t := range a.bs {
+			slot := b*a.bs + t
+			v := a.tgt[slot]
+			if v < 0 {
+				continue
+			}
+			u := a.yuni[a.yoff[b]+int32(a.sloc[slot])]
+			if mark[u] != L {
+				continue
+			}
+			if d := dist[u] + a.ws[slot]; d < dist[v] {
+				dist[v], pred[v] = d, u
+				if mark[v] != L+1 {
+					mark[v] = L + 1
+					pushed++
+					for _, c := range a.vblk[a.vboff[v]:a.vboff[v+1]] {
+						stamp[c] = L + 1
+					}
+				}
+			}
+		}
+	}
+	return pushed
+}

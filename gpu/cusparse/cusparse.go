@@ -57,9 +57,9 @@ type shim interface {
 	dnvec(n int64, val uint64, vt ValueType) (uintptr, error)
 	destroyVec(vec uintptr)
 	bufferSize(handle, mat, x, y uintptr, vt ValueType, alg Alg) (int64, error)
-	// preprocess reports false where the library has no
+	// preprocess does nothing where the library has no
 	// cusparseSpMV_preprocess (before CUDA 12.4).
-	preprocess(handle, mat, x, y uintptr, vt ValueType, alg Alg, buf uint64) (bool, error)
+	preprocess(handle, mat, x, y uintptr, vt ValueType, alg Alg, buf uint64) error
 	spmv(handle, mat, x, y uintptr, vt ValueType, alg Alg, buf uint64) error
 }
 
@@ -192,7 +192,7 @@ func (h *Handle) NewSpMV(a Matrix, x, y *gpu.Buffer, alg Alg) (*SpMV, error) {
 		}
 		// From CUDA 12.4 on, preprocessing once speeds up every later call;
 		// it is the library's best, so a comparison gets it.
-		if _, err := h.lib.preprocess(h.h, s.mat, s.x, s.y, a.Type, alg, gpu.Ptr(s.buf)); err != nil {
+		if err := h.lib.preprocess(h.h, s.mat, s.x, s.y, a.Type, alg, gpu.Ptr(s.buf)); err != nil {
 			return fmt.Errorf("cusparse: cusparseSpMV_preprocess: %w", err)
 		}
 		return nil

@@ -89,12 +89,12 @@ func (dlopened) bufferSize(h, mat, x, y uintptr, vt ValueType, alg Alg) (int64, 
 	return int64(size), err
 }
 
-func (dlopened) preprocess(h, mat, x, y uintptr, vt ValueType, alg Alg, buf uint64) (bool, error) {
+func (dlopened) preprocess(h, mat, x, y uintptr, vt ValueType, alg Alg, buf uint64) error {
 	rc := C.spac_cusparse_preprocess(C.uintptr_t(h), C.uintptr_t(mat), C.uintptr_t(x), C.uintptr_t(y), C.int(vt), C.int(alg), C.uintptr_t(buf))
 	if rc < 0 {
-		return false, nil // no cusparseSpMV_preprocess before CUDA 12.4
+		return nil // no cusparseSpMV_preprocess before CUDA 12.4
 	}
-	return true, status(rc)
+	return status(rc)
 }
 
 func (dlopened) spmv(h, mat, x, y uintptr, vt ValueType, alg Alg, buf uint64) error {

@@ -43,11 +43,7 @@ func Params(pc PartitionConfig, in *Input) []schedule.Param {
 		)
 	}
 	if pc.Method == "hep" {
-		tau := o.Tau
-		if tau == 0 {
-			tau = spac.DefaultTau
-		}
-		ps = append(ps, schedule.Param{Key: "tau", Value: strconv.FormatFloat(tau, 'g', -1, 64)})
+		ps = append(ps, schedule.Param{Key: "tau", Value: strconv.FormatFloat(o.HEPTau(), 'g', -1, 64)})
 	}
 	return ps
 }

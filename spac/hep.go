@@ -25,6 +25,15 @@ func (HEP) Name() string { return "hep" }
 // when Options.Tau is 0: the paper's HEP-10.
 const DefaultTau = 10.0
 
+// HEPTau is the threshold HEP runs with under o: o.Tau, or DefaultTau when
+// that is 0 (the schedule cache keys HEP's schedules by it).
+func (o Options) HEPTau() float64 {
+	if o.Tau == 0 {
+		return DefaultTau
+	}
+	return o.Tau
+}
+
 // Partition implements Method. A vertex is high when its degree exceeds
 // tau (Options.Tau, DefaultTau when 0; +Inf makes HEP NE) times the mean
 // degree of the vertices that have edges (isolated ids, as in edge lists
@@ -39,10 +48,7 @@ func (HEP) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incid
 	if err := checkBaseline("hep", g, inc, opts); err != nil {
 		return Partition{}, err
 	}
-	tau := opts.Tau
-	if tau == 0 {
-		tau = DefaultTau
-	}
+	tau := opts.HEPTau()
 	if !(tau > 0) {
 		return Partition{}, fmt.Errorf("hep: tau must be positive, got %v", tau)
 	}
@@ -51,7 +57,7 @@ func (HEP) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incid
 	if !math.IsInf(tau, 1) {
 		limit := tau * meanDegree(inc)
 		for v := range high {
-			high[v] = float64(inc.Offsets[v+1]-inc.Offsets[v]) > limit
+			high[v] = float64(inc.Degree(v)) > limit
 		}
 	}
 	part := unassigned(m)
@@ -80,7 +86,7 @@ func (HEP) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incid
 		}
 		degree := make([]int32, nv)
 		for v := range degree {
-			degree[v] = inc.Offsets[v+1] - inc.Offsets[v]
+			degree[v] = int32(inc.Degree(v))
 		}
 		if err := hdrfStream(ctx, g, h2h, part, degree, false, sets, loadsOver(load, opts.Cap)); err != nil {
 			return Partition{}, err

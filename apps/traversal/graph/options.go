@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/spac-gpu/spac/internal/enum"
 )
 
 // Relabel is how Build renumbers the vertices.
@@ -15,30 +17,17 @@ const (
 	RelabelRandom                // a uniformly random permutation drawn from Options.Seed
 )
 
-func (r Relabel) String() string {
-	switch r {
-	case RelabelNone:
-		return "none"
-	case RelabelDegree:
-		return "degree"
-	case RelabelRandom:
-		return "random"
-	}
-	return fmt.Sprintf("Relabel(%d)", uint8(r))
-}
+var relabelNames = enum.New("relabelling",
+	enum.Name[Relabel]{Value: RelabelNone, Name: "none", Aliases: []string{""}},
+	enum.Name[Relabel]{Value: RelabelDegree, Name: "degree"},
+	enum.Name[Relabel]{Value: RelabelRandom, Name: "random"},
+)
 
-// ParseRelabel reads a relabelling as the command line spells it.
-func ParseRelabel(s string) (Relabel, error) {
-	switch strings.ToLower(s) {
-	case "", "none":
-		return RelabelNone, nil
-	case "degree":
-		return RelabelDegree, nil
-	case "random":
-		return RelabelRandom, nil
-	}
-	return 0, fmt.Errorf("unknown relabelling %q (want none, degree or random)", s)
-}
+func (r Relabel) String() string { return relabelNames.String(r) }
+
+// ParseRelabel reads a relabelling as the command line spells it ("" is
+// none).
+func ParseRelabel(s string) (Relabel, error) { return relabelNames.Parse(s) }
 
 // WeightKind is where the weights come from.
 type WeightKind uint8

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -446,12 +445,10 @@ func runCG(c *cobra.Command, path string, f *cgFlags) error {
 	w := c.OutOrStdout()
 	switch f.format {
 	case formatJSON:
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
 		if len(reps) == 1 {
-			err = enc.Encode(reps[0])
+			err = writeJSON(w, reps[0])
 		} else {
-			err = enc.Encode(reps)
+			err = writeJSON(w, reps)
 		}
 	case formatCSV:
 		err = writeCGCSV(w, reps)

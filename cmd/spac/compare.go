@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -145,9 +144,7 @@ func writeComparison(w io.Writer, format outputFormat, rows []comparisonRow) err
 	}
 	switch format {
 	case formatJSON:
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return writeJSON(w, rows)
 	case formatCSV:
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"input", "method", "parts", "cap", "edges", "vertices", "copies", "replication_factor", "max_load_over_ideal", "max_unique_vertices", "avg_cut_degree", "seconds", "default_kernel_sectors", "schedule_sectors", "sector_ratio", "copies_vs_first"})

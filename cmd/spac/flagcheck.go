@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spac-gpu/spac/apps/spmv"
@@ -70,6 +72,33 @@ func bytesIn(flag, s string, lo, hi int64, why string) (int64, error) {
 		return 0, usagef("--%s %s: want %s to %s (%d to %d bytes)%s", flag, s, formatBytes(lo), formatBytes(hi), lo, hi, because(why))
 	}
 	return v, nil
+}
+
+// parseBytes reads a size such as 49152, 48K, 48KiB, 48KB, 1MiB or 2GiB; every
+// unit is binary (a GPU's "48 KB" of shared memory is 49152 bytes).
+func parseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	num := strings.TrimRightFunc(t, func(r rune) bool { return r < '0' || r > '9' })
+	unit := strings.ToLower(strings.TrimSpace(t[len(num):]))
+	mult := int64(1)
+	switch unit {
+	case "", "b":
+	case "k", "kb", "kib":
+		mult = 1 << 10
+	case "m", "mb", "mib":
+		mult = 1 << 20
+	case "g", "gb", "gib":
+		mult = 1 << 30
+	case "t", "tb", "tib":
+		mult = 1 << 40
+	default:
+		return 0, fmt.Errorf("%q: unknown unit %q (want B, KiB, MiB, GiB or TiB)", s, unit)
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("%q is not a size in bytes", s)
+	}
+	return n * mult, nil
 }
 
 func because(why string) string {

@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -62,33 +60,6 @@ func (f *planFlags) options(blockSize int) (schedule.Options, error) {
 const minBudget = 1 << 10
 
 const minBudgetWhy = "below 1KiB a block that does not fit is split into blocks of a few tasks, each padded to the block size"
-
-// parseBytes reads a size such as 49152, 48K, 48KiB, 48KB, 1MiB or 2GiB; every
-// unit is binary (a GPU's "48 KB" of shared memory is 49152 bytes).
-func parseBytes(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	num := strings.TrimRightFunc(t, func(r rune) bool { return r < '0' || r > '9' })
-	unit := strings.ToLower(strings.TrimSpace(t[len(num):]))
-	mult := int64(1)
-	switch unit {
-	case "", "b":
-	case "k", "kb", "kib":
-		mult = 1 << 10
-	case "m", "mb", "mib":
-		mult = 1 << 20
-	case "g", "gb", "gib":
-		mult = 1 << 30
-	case "t", "tb", "tib":
-		mult = 1 << 40
-	default:
-		return 0, fmt.Errorf("%q: unknown unit %q (want B, KiB, MiB, GiB or TiB)", s, unit)
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < 0 || n > math.MaxInt64/mult {
-		return 0, fmt.Errorf("%q is not a size in bytes", s)
-	}
-	return n * mult, nil
-}
 
 func newScheduleCmd(env environment) *cobra.Command {
 	var in inputFlags

@@ -84,13 +84,19 @@ func (t *gpuTraverser) Run(ctx context.Context, root int32, name string) (*trave
 	if err != nil {
 		return nil, err
 	}
+	return traversalOf(r), nil
+}
+
+// traversalOf is the engine's result as a traverser's (SSSP's
+// predecessors as the parents).
+func traversalOf(r *engine.Result) *traversal {
 	out := &traversal{Depth: r.Depth, Dist: r.Dist, Levels: r.Levels, Inspected: r.Inspected, Elapsed: r.Time}
-	if t.p == problemSSSP {
+	if r.Algorithm == engine.SSSP {
 		out.Parent = r.Pred
 	} else {
 		out.Parent = r.Parent
 	}
-	return out, nil
+	return out
 }
 
 func (t *gpuTraverser) Close() error {

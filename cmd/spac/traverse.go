@@ -558,17 +558,8 @@ func searchOnce(ctx context.Context, t traverser, g *graph.Graph, p problem, roo
 		TEPS: validate.TEPS(edges, elapsed), Inspected: res.Inspected,
 		InspectedRate: validate.InspectedPerSecond(res.Inspected, elapsed), Levels: res.Levels, Valid: "not checked"}
 	if check {
-		var verr error
-		if p == problemSSSP {
-			verr = validate.SSSP(g, root, res.Dist, res.Parent)
-			if verr == nil && exact != nil {
-				verr = validate.SameIntDistances(res.Dist, exact)
-			}
-		} else {
-			verr = validate.BFS(g, root, res.Parent, res.Depth)
-		}
 		run.Valid = "yes"
-		if verr != nil {
+		if verr := checkSearch(g, p, root, res, exact); verr != nil {
 			run.Valid = verr.Error()
 			if g.NewID != nil {
 				run.Valid += " (vertex ids after --relabel)"
@@ -576,6 +567,19 @@ func searchOnce(ctx context.Context, t traverser, g *graph.Graph, p problem, roo
 		}
 	}
 	return res, run, nil
+}
+
+// checkSearch validates one search: BFS's tree and depths, or SSSP's
+// distances and predecessors and, when exact is given, the distances
+// against those.
+func checkSearch(g *graph.Graph, p problem, root int32, res *traversal, exact []int64) error {
+	if p != problemSSSP {
+		return validate.BFS(g, root, res.Parent, res.Depth)
+	}
+	if err := validate.SSSP(g, root, res.Dist, res.Parent); err != nil || exact == nil {
+		return err
+	}
+	return validate.SameIntDistances(res.Dist, exact)
 }
 
 func (r *strategyRow) add(run rootRun) {

@@ -13,7 +13,6 @@ import (
 
 	engine "github.com/spac-gpu/spac/apps/traversal"
 	"github.com/spac-gpu/spac/apps/traversal/graph"
-	"github.com/spac-gpu/spac/apps/traversal/validate"
 	"github.com/spac-gpu/spac/internal/output"
 )
 
@@ -54,14 +53,8 @@ func levelRows(ctx context.Context, out io.Writer, gt *gpuTraverser, g *graph.Gr
 		}
 		valid := "not checked"
 		if st.validate {
-			var verr error
-			if p == problemSSSP {
-				verr = validate.SSSP(g, root, r.Dist, r.Pred)
-			} else {
-				verr = validate.BFS(g, root, r.Parent, r.Depth)
-			}
 			valid = "yes"
-			if verr != nil {
+			if verr := checkSearch(g, p, root, traversalOf(r), nil); verr != nil {
 				valid = verr.Error()
 			}
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -655,9 +654,7 @@ var traverseCSVHeader = []string{"problem", "graph", "vertices", "input_edges", 
 func writeTraverse(w io.Writer, format outputFormat, rep *traverseReport) error {
 	switch format {
 	case formatJSON:
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(w, rep)
 	case formatCSV:
 		cw := csv.NewWriter(w)
 		cw.Write(traverseCSVHeader)

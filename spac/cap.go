@@ -8,6 +8,17 @@ import (
 	"github.com/spac-gpu/spac/matrices"
 )
 
+// capped ends a method whose parts may exceed the cap (the hashing and
+// expansion baselines) with the cap pass.
+func capped(g *matrices.Graph, inc *matrices.Incidence, part []int32, opts Options) (Partition, error) {
+	p := Partition{K: opts.K, Part: part}
+	tell(opts, "cap")
+	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
+		return Partition{}, err
+	}
+	return p, nil
+}
+
 // EnforceCap makes every part of p hold at most capacity edges, the final
 // pass of every method: a thread block cannot run more tasks than it has
 // threads, while METIS, hashing and the like only balance approximately.

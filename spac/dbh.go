@@ -37,10 +37,5 @@ func (DBH) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incid
 		}
 		part[e] = hashPart(hash2(opts.Seed, w, -1), opts.K)
 	}
-	p := Partition{K: opts.K, Part: part}
-	tell(opts, "cap")
-	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
-		return Partition{}, err
-	}
-	return p, nil
+	return capped(g, inc, part, opts)
 }

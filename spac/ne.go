@@ -288,13 +288,3 @@ func unassigned(m int) []int32 {
 	}
 	return part
 }
-
-// capped ends an expansion method with the cap pass.
-func capped(g *matrices.Graph, inc *matrices.Incidence, part []int32, opts Options) (Partition, error) {
-	p := Partition{K: opts.K, Part: part}
-	tell(opts, "cap")
-	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
-		return Partition{}, err
-	}
-	return p, nil
-}

@@ -39,12 +39,7 @@ func (Random) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.In
 		}
 		part[e] = hashPart(hash2(opts.Seed, g.U[e], g.V[e]), opts.K)
 	}
-	p := Partition{K: opts.K, Part: part}
-	tell(opts, "cap")
-	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
-		return Partition{}, err
-	}
-	return p, nil
+	return capped(g, inc, part, opts)
 }
 
 // Name implements Method.

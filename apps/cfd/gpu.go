@@ -20,11 +20,7 @@ var Module = gpu.PTXModule{Name: "cfd", PTX: cfdPTX, Entries: gpu.Variants("cfd"
 	"f32", "f64")}
 
 func entry(base string, p Precision) string {
-	suffix := "f64"
-	if p == FP32 {
-		suffix = "f32"
-	}
-	return "cfd_" + base + "_" + suffix
+	return "cfd_" + base + "_" + p.Suffix()
 }
 
 // BlockSizes are the thread-block sizes the paper's Fig. 14 sweeps.

@@ -187,12 +187,7 @@ func NewGPUEngine(d *gpu.Device, m *spmv.Matrix, p spmv.Precision, spacKernel sp
 }
 
 // kernelSuffix ends the names of the vector kernels of precision p.
-func kernelSuffix(p spmv.Precision) string {
-	if p == spmv.FP32 {
-		return "_f32"
-	}
-	return "_f64"
-}
+func kernelSuffix(p spmv.Precision) string { return "_" + p.Suffix() }
 
 // gpuOp is a prepared product.
 type gpuOp struct{ op *spmv.Op }

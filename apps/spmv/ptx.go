@@ -18,9 +18,5 @@ var Module = gpu.PTXModule{Name: "spmv", PTX: spmvPTX, Entries: gpu.Variants("sp
 	"f32", "f64")}
 
 func entryName(base string, p Precision) string {
-	suffix := "f64"
-	if p == FP32 {
-		suffix = "f32"
-	}
-	return "spmv_" + base + "_" + suffix
+	return "spmv_" + base + "_" + p.Suffix()
 }

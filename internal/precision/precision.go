@@ -36,6 +36,15 @@ func (p Precision) Bytes() int {
 	return 8
 }
 
+// Suffix names the precision in kernel entry points: "f32" or "f64"
+// (every app's kernels are spelled <app>_<kernel>_<suffix>).
+func (p Precision) Suffix() string {
+	if p == FP32 {
+		return "f32"
+	}
+	return "f64"
+}
+
 // Parse reads one precision.
 func Parse(s string) (Precision, error) { return table.Parse(s) }
 

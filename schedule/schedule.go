@@ -208,6 +208,15 @@ func (s *Schedule) Param(key string) (string, bool) {
 // budget with the policy asked for.
 var ErrOverBudget = errors.New("shared-memory budget exceeded")
 
+// MaxBlockSize is the most threads a CUDA block has: a block of the
+// schedule runs one part, so no part may be larger.
+const MaxBlockSize = 1024
+
+// ErrBlockTooLarge is PredictTraffic's answer to parts larger than a CUDA
+// block: no kernel runs them as blocks, and building the schedule would pad
+// every split part to the part size (gigabytes for large parts).
+var ErrBlockTooLarge = fmt.Errorf("more than the %d threads of a CUDA block", MaxBlockSize)
+
 // Build makes the schedule of partition p of coo's entries: entry e runs in
 // block p.Part[e]. Every part must hold at most opts.BlockSize entries.
 // Values come from coo.RealValues; a matrix without real values (complex)

@@ -164,7 +164,7 @@ type ScheduleArrays struct {
 const PaddingSlot = math.MaxUint16
 
 // MaxBlockSize is the largest thread block a kernel launches.
-const MaxBlockSize = 1024
+const MaxBlockSize = schedule.MaxBlockSize
 
 // CheckBlockSize says whether the kernels can run blocks of b threads: a
 // multiple of the warp size (the SPAC kernels reduce whole warps), at most

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/spac-gpu/spac/apps/spmv"
 	"github.com/spac-gpu/spac/pipeline"
 	"github.com/spac-gpu/spac/schedule"
 	"github.com/spac-gpu/spac/spac"
@@ -71,15 +71,13 @@ method's.`,
 					return err
 				}
 				row := newComparisonRow(data.Matrix.Name, met)
-				// A part is a block of the schedule: beyond a CUDA block's
-				// threads there is no schedule to predict (and padding
-				// split parts to such a block would take gigabytes).
-				if opts.Cap <= spmv.MaxBlockSize {
-					t, err := schedule.PredictTraffic(data.Used, p, opts.Cap)
-					if err != nil {
-						return fmt.Errorf("predicting the traffic of %s's schedule: %w", m.Name(), err)
-					}
+				// Parts larger than a CUDA block have no schedule: no traffic.
+				t, err := schedule.PredictTraffic(data.Used, p, opts.Cap)
+				switch {
+				case err == nil:
 					row.addTraffic(t)
+				case !errors.Is(err, schedule.ErrBlockTooLarge):
+					return fmt.Errorf("predicting the traffic of %s's schedule: %w", m.Name(), err)
 				}
 				rows = append(rows, row)
 			}

@@ -82,6 +82,24 @@ func (d *Device) Stream() uintptr { return d.stream }
 // Info describes the device.
 func (d *Device) Info() DeviceInfo { return d.info }
 
+// ClockKHz is the multiprocessors' peak clock rate in kHz: with Info's SMs,
+// what a kernel's fraction of the device's arithmetic peak is computed from.
+func (d *Device) ClockKHz() int { return d.clockKHz }
+
+// MemInfo returns the device memory free now and in all, as the driver
+// reports them: for a caller that sizes one large allocation by the
+// problem (an n x n matrix) to refuse it up front with a message that
+// names what it needs.
+func (d *Device) MemInfo() (free, total int64, err error) {
+	unbind, err := d.bind()
+	if err != nil {
+		return 0, 0, err
+	}
+	defer unbind()
+	free, total = d.drv.memInfo()
+	return free, total, nil
+}
+
 // Close unloads the modules and releases the primary context.
 func (d *Device) Close() error {
 	unbind, err := d.bind()

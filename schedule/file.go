@@ -203,11 +203,17 @@ type sectionWriter struct {
 	n   int // bytes written in the current section
 }
 
-func (sw *sectionWriter) int32s(a []int32) {
+func (sw *sectionWriter) int32s(a []int32) { words32(sw, a, func(v int32) uint32 { return uint32(v) }) }
+
+func (sw *sectionWriter) float32s(a []float32) { words32(sw, a, math.Float32bits) }
+
+// words32 writes a's elements as the 4-byte little-endian words bits
+// gives.
+func words32[E any](sw *sectionWriter, a []E, bits func(E) uint32) {
 	for len(a) > 0 {
 		k := min(len(a), len(sw.buf)/4)
 		for i, v := range a[:k] {
-			binary.LittleEndian.PutUint32(sw.buf[4*i:], uint32(v))
+			binary.LittleEndian.PutUint32(sw.buf[4*i:], bits(v))
 		}
 		sw.put(sw.buf[:4*k])
 		a = a[k:]

@@ -20,17 +20,22 @@ const (
 	DescrInt32   = "<i4"
 	DescrUint16  = "<u2"
 	DescrFloat64 = "<f8"
+	DescrFloat32 = "<f4"
 	DescrUint8   = "|u1"
 )
 
 var npyMagic = []byte("\x93NUMPY")
 
-// writeNPYHeader writes a .npy version 1.0 header for a one-dimensional
-// C-order array of n elements: the magic, version 1.0, the header length
-// (uint16), and the header dict padded with spaces and ended by a newline
-// so that the data starts at a multiple of 64 bytes.
-func writeNPYHeader(w io.Writer, descr string, n int) error {
-	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }", descr, n)
+// writeNPYHeader writes a .npy version 1.0 header for a C-order array of
+// the given shape (one dimension, or rows and columns): the magic, version
+// 1.0, the header length (uint16), and the header dict padded with spaces
+// and ended by a newline so that the data starts at a multiple of 64 bytes.
+func writeNPYHeader(w io.Writer, descr string, shape ...int) error {
+	dims := fmt.Sprintf("%d,", shape[0])
+	if len(shape) == 2 {
+		dims = fmt.Sprintf("%d, %d", shape[0], shape[1])
+	}
+	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, dims)
 	total := 10 + len(dict) + 1
 	padded := (total + 63) &^ 63
 	if padded-10 > math.MaxUint16 {
@@ -84,6 +89,41 @@ func WriteNPYFloat64(w io.Writer, a []float64) error {
 	return cw.err
 }
 
+// WriteNPYInt32Matrix writes a, rows x cols elements in row-major order,
+// as a two-dimensional .npy array of '<i4'.
+func WriteNPYInt32Matrix(w io.Writer, a []int32, rows, cols int) error {
+	if err := checkMatrix(len(a), rows, cols); err != nil {
+		return err
+	}
+	if err := writeNPYHeader(w, DescrInt32, rows, cols); err != nil {
+		return err
+	}
+	cw := &countWriter{w: w}
+	(&sectionWriter{w: cw}).int32s(a)
+	return cw.err
+}
+
+// WriteNPYFloat32Matrix writes a, rows x cols elements in row-major order,
+// as a two-dimensional .npy array of '<f4'.
+func WriteNPYFloat32Matrix(w io.Writer, a []float32, rows, cols int) error {
+	if err := checkMatrix(len(a), rows, cols); err != nil {
+		return err
+	}
+	if err := writeNPYHeader(w, DescrFloat32, rows, cols); err != nil {
+		return err
+	}
+	cw := &countWriter{w: w}
+	(&sectionWriter{w: cw}).float32s(a)
+	return cw.err
+}
+
+func checkMatrix(n, rows, cols int) error {
+	if rows < 0 || cols < 0 || n != rows*cols {
+		return fmt.Errorf("npy: %d elements for a %d x %d matrix", n, rows, cols)
+	}
+	return nil
+}
+
 // WriteNPYUint8 writes a as '|u1'.
 func WriteNPYUint8(w io.Writer, a []uint8) error {
 	if err := writeNPYHeader(w, DescrUint8, len(a)); err != nil {
@@ -93,17 +133,18 @@ func WriteNPYUint8(w io.Writer, a []uint8) error {
 	return err
 }
 
-// NPY is a one-dimensional array read from a .npy file.
+// NPY is a one- or two-dimensional array read from a .npy file.
 type NPY struct {
 	Descr string
-	Len   int
+	Len   int    // the number of elements
+	Shape []int  // [Len], or [rows, cols] (row-major)
 	Data  []byte // raw little-endian elements
 }
 
-var npyDict = regexp.MustCompile(`^\{'descr': '([<|][a-z][0-9])', 'fortran_order': False, 'shape': \((\d+),\), \} *\n$`)
+var npyDict = regexp.MustCompile(`^\{'descr': '([<|][a-z][0-9])', 'fortran_order': False, 'shape': \((\d+),(?: (\d+))?\), \} *\n$`)
 
-// ReadNPY reads a one-dimensional, C-order .npy version 1.0 array as the
-// writers here produce it; other layouts are refused.
+// ReadNPY reads a one- or two-dimensional, C-order .npy version 1.0 array
+// as the writers here produce it; other layouts are refused.
 func ReadNPY(r io.Reader) (NPY, error) {
 	var pre [10]byte
 	if _, err := io.ReadFull(r, pre[:]); err != nil {
@@ -131,6 +172,15 @@ func ReadNPY(r io.Reader) (NPY, error) {
 	if err != nil {
 		return NPY{}, fmt.Errorf("npy shape %q: %w", m[2], err)
 	}
+	shape := []int{n}
+	if len(m[3]) > 0 {
+		cols, err := strconv.Atoi(string(m[3]))
+		if err != nil || (cols > 0 && n > math.MaxInt/cols) {
+			return NPY{}, fmt.Errorf("npy shape (%s, %s) is too large", m[2], m[3])
+		}
+		shape = append(shape, cols)
+		n *= cols
+	}
 	var size int
 	switch string(m[1]) {
 	case DescrInt32:
@@ -139,6 +189,8 @@ func ReadNPY(r io.Reader) (NPY, error) {
 		size = 2
 	case DescrFloat64:
 		size = 8
+	case DescrFloat32:
+		size = 4
 	case DescrUint8:
 		size = 1
 	default:
@@ -149,9 +201,9 @@ func ReadNPY(r io.Reader) (NPY, error) {
 		return NPY{}, fmt.Errorf("npy data: %w", err)
 	}
 	if len(data) != n*size {
-		return NPY{}, fmt.Errorf(".npy data has %d bytes, shape (%d,) of %s needs %d", len(data), n, m[1], n*size)
+		return NPY{}, fmt.Errorf(".npy data has %d bytes, shape %v of %s needs %d", len(data), shape, m[1], n*size)
 	}
-	return NPY{Descr: string(m[1]), Len: n, Data: data}, nil
+	return NPY{Descr: string(m[1]), Len: n, Shape: shape, Data: data}, nil
 }
 
 // Int32s decodes an '<i4' or '<u2' array.
@@ -180,6 +232,18 @@ func (a NPY) Float64s() ([]float64, error) {
 	out := make([]float64, a.Len)
 	for i := range out {
 		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(a.Data[8*i:]))
+	}
+	return out, nil
+}
+
+// Float32s decodes an '<f4' array.
+func (a NPY) Float32s() ([]float32, error) {
+	if a.Descr != DescrFloat32 {
+		return nil, fmt.Errorf("dtype %s is not <f4", a.Descr)
+	}
+	out := make([]float32, a.Len)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(a.Data[4*i:]))
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spac-gpu/spac/internal/progress"
@@ -39,6 +40,8 @@ func Params(pc PartitionConfig, in *Input) []schedule.Param {
 			schedule.Param{Key: "imbalance", Value: strconv.FormatFloat(o.Imbalance, 'g', -1, 64)},
 			schedule.Param{Key: "coarsen", Value: strconv.Itoa(o.Coarsen)},
 			schedule.Param{Key: "polish", Value: strconv.Itoa(o.Polish)},
+			schedule.Param{Key: "refine", Value: strconv.Itoa(o.Refine)},
+			schedule.Param{Key: "starts", Value: strings.Join(o.Starts, ",")},
 			schedule.Param{Key: "revision", Value: spac.Revision},
 		)
 	}

@@ -7,6 +7,22 @@ import (
 	"github.com/spac-gpu/spac/matrices"
 )
 
+// loadsWithin returns the loads of p's parts, or an error when a part is
+// out of range or above capacity: the passes that follow the cap pass need
+// it met.
+func loadsWithin(p *Partition, capacity int) ([]int32, error) {
+	load, err := partLoads(p.Part, p.K)
+	if err != nil {
+		return nil, err
+	}
+	for q, l := range load {
+		if int(l) > capacity {
+			return nil, fmt.Errorf("part %d holds %d edges, above the cap %d (run EnforceCap first)", q, l, capacity)
+		}
+	}
+	return load, nil
+}
+
 // Polish lowers the vertex copies of a partition that already meets the
 // cap, without breaking it: an edge that is the last edge of an endpoint
 // in its part moves to a part with room where the move makes no new copy
@@ -32,16 +48,11 @@ func Polish(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *
 	if p.K < 1 {
 		return 0, fmt.Errorf("polish: %d parts", p.K)
 	}
-	load, err := partLoads(p.Part, p.K)
+	load, err := loadsWithin(p, capacity)
 	if err != nil {
 		return 0, fmt.Errorf("polish: %w", err)
 	}
 	cp := int32(capacity)
-	for q, l := range load {
-		if l > cp {
-			return 0, fmt.Errorf("polish: part %d holds %d edges, above the cap %d (run EnforceCap first)", q, l, capacity)
-		}
-	}
 	// Compact lists suffice: a move that saves a copy never brings an
 	// endpoint into a part without taking it out of another (each endpoint
 	// adds at most one copy and saves at most one, and the sum is negative),

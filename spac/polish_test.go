@@ -15,14 +15,7 @@ func TestPolishNeverRaisesCopies(t *testing.T) {
 	for _, c := range blCases(t) {
 		for _, o := range blOptions(t, c.g.NumEdges()) {
 			for _, method := range []string{"random", "default", "greedy"} {
-				meth, err := Lookup(method)
-				if err != nil {
-					t.Fatal(err)
-				}
-				start, err := meth.Partition(ctx, c.g, c.inc, o)
-				if err != nil {
-					t.Fatalf("%s %s: %v", c.name, method, err)
-				}
+				start := partitionBy(t, method, c, o)
 				before := Evaluate(c.g, c.inc, start).Copies
 				p := Partition{K: start.K, Part: slices.Clone(start.Part)}
 				saved, err := Polish(ctx, c.g, c.inc, &p, o.Cap, 4)
@@ -75,4 +68,18 @@ func TestPolishRejectsOverfull(t *testing.T) {
 	if _, err := Polish(context.Background(), g, inc, &p, 2, 1); err == nil {
 		t.Error("Polish accepted a part above the cap")
 	}
+}
+
+// partitionBy is the partition the named method gives test case c under o.
+func partitionBy(t *testing.T, method string, c blCase, o Options) Partition {
+	t.Helper()
+	meth, err := Lookup(method)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := meth.Partition(context.Background(), c.g, c.inc, o)
+	if err != nil {
+		t.Fatalf("%s %s: %v", c.name, method, err)
+	}
+	return p
 }

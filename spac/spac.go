@@ -31,7 +31,7 @@ const DefaultPolish = 4
 // Revision names the version of SPAC's algorithm: it changes whenever the
 // same input and options give a different partition, so that schedules
 // cached by an older version are not taken for this one's.
-const Revision = "2026-11-22"
+const Revision = "2026-11-25"
 
 // coarsenMinEdges is the size from which the multilevel scheme applies:
 // below it METIS on the whole graph is fast anyway and the matching's small
@@ -57,14 +57,15 @@ func (SPAC) Name() string { return "spac" }
 // Partition implements Method. METIS cannot be interrupted, so on
 // cancellation the call returns ctx.Err() at once and the abandoned METIS
 // run finishes in the background.
+//
+// SPAC runs from several starts (Options.Starts, DefaultStarts when nil),
+// in parallel: its own split-and-connect partition and those of the
+// strongest rules of the baselines; each is polished and refined by
+// RefinePairs, and the one with the fewest copies is kept (ties: the earlier
+// start). See starts.go for why.
 func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
 	if err := ctx.Err(); err != nil {
 		return Partition{}, err
-	}
-	progress := func(stage string) {
-		if opts.Progress != nil {
-			opts.Progress(stage)
-		}
 	}
 	m := g.NumEdges()
 	if opts.K < 1 || opts.K*opts.Cap < m {
@@ -73,6 +74,19 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 	if opts.K == 1 {
 		return Partition{K: 1, Part: make([]int32, m)}, nil
 	}
+	return fromStarts(ctx, g, inc, opts)
+}
+
+// splitConnect is SPAC's own start: transform; METIS on the transformed
+// graph, inside a multilevel scheme of our own from coarsenMinEdges edges
+// on; Omega back to edges (the contracted form needs none); the cap pass.
+func splitConnect(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
+	progress := func(stage string) {
+		if opts.Progress != nil {
+			opts.Progress(stage)
+		}
+	}
+	m := g.NumEdges()
 	dominant := opts.DominantWeight
 	if dominant == 0 {
 		dominant = DefaultDominantWeight
@@ -104,13 +118,15 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 
 	// Large graphs get the multilevel scheme of our own around METIS;
 	// below coarsenMinEdges, or with coarsening off, METIS sees the graph.
+	// METIS wants no more parts than vertices; the parts beyond stay empty.
+	k := min(opts.K, m)
 	var vertexPart []int32
 	if m >= coarsenMinEdges && opts.Coarsen > 0 {
 		softLoad := int64(float64(maxLoad) * (1 + imbalance(opts)))
-		vertexPart, err = multilevel(ctx, tg, opts.K, softLoad, int32(max(2, perEdge*opts.Cap/16)), opts.Coarsen, metisOptions(opts), progress)
+		vertexPart, err = multilevel(ctx, tg, k, softLoad, int32(max(2, perEdge*opts.Cap/16)), opts.Coarsen, metisOptions(opts), progress)
 	} else {
 		progress("metis")
-		vertexPart, err = partitionVertices(ctx, tg, opts.K, maxLoad, metisOptions(opts))
+		vertexPart, err = partitionVertices(ctx, tg, k, maxLoad, metisOptions(opts))
 	}
 	if err != nil {
 		return Partition{}, fmt.Errorf("spac: %w", err)
@@ -131,13 +147,6 @@ func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Inci
 	reclaim()
 	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
 		return Partition{}, fmt.Errorf("spac: %w", err)
-	}
-	if opts.Polish > 0 {
-		progress("polish")
-		reclaim()
-		if _, err := Polish(ctx, g, inc, &p, opts.Cap, opts.Polish); err != nil {
-			return Partition{}, fmt.Errorf("spac: %w", err)
-		}
 	}
 	return p, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -24,6 +25,8 @@ type partFlags struct {
 	imbalance        float64
 	coarsen          int
 	polish           int
+	refine           int
+	starts           string
 	tau              float64
 	// maxBlock is the largest --block-size the command takes (set by the
 	// command after register: a part size in tasks, or a CUDA block).
@@ -45,6 +48,8 @@ func (f *partFlags) register(c *cobra.Command) {
 	fl.IntVar(&f.coarsen, "coarsen", spac.DefaultCoarsen, "SPAC, from 1M tasks: at most this many levels of heavy-edge matching in Go before METIS (it stops at about 64 tasks per part; refined on the way back; 0: METIS sees the whole graph)")
 	fl.Float64Var(&f.tau, "tau", spac.DefaultTau, "HEP: a vertex of more than tau times the mean degree is high; edges between two high vertices are streamed (HDRF), the rest grown by NE++ (+Inf: HEP is NE)")
 	fl.IntVar(&f.polish, "polish", spac.DefaultPolish, "SPAC: passes that move single edges to parts holding both endpoints, after the cap pass (0: none); each move saves a copy")
+	fl.IntVar(&f.refine, "refine", spac.DefaultRefine, "SPAC: rounds of Fiduccia-Mattheyses exchanges between pairs of parts that share vertices, after the polish (0: none)")
+	fl.StringVar(&f.starts, "starts", strings.Join(spac.DefaultStarts, ","), "SPAC: first partitions to polish and refine, in parallel, keeping the one with the fewest copies: metis (split-and-connect), ne, hep, wvp (WVP greedy), default (row order)")
 	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%; in (0, 1]) before the cap pass makes every part fit")
 }
 
@@ -86,6 +91,7 @@ func (f *partFlags) checks() error {
 		intIn("dominant-weight", int(f.dominant), 1, 1<<16, "METIS adds the weights up in 32 bits"),
 		intIn("coarsen", f.coarsen, 0, 8, "levels of matching"),
 		intIn("polish", f.polish, 0, 64, "passes"),
+		intIn("refine", f.refine, 0, 1024, "rounds"),
 		tauIn(f.tau),
 		floatIn("imbalance", f.imbalance, 0, 1, true, "a fraction, e.g. 0.03"),
 	)
@@ -133,8 +139,12 @@ func (f *partFlags) settings() (spac.Options, error) {
 	if err != nil {
 		return spac.Options{}, usageError{err}
 	}
-	return spac.Options{Seed: f.seed, DominantWeight: f.dominant, Formulation: form, Order: order,
-		Imbalance: f.imbalance, Coarsen: f.coarsen, Polish: f.polish, Tau: f.tau}, nil
+	starts, err := spac.ParseStarts(f.starts)
+	if err != nil {
+		return spac.Options{}, usageError{err}
+	}
+	return spac.Options{Starts: starts, Seed: f.seed, DominantWeight: f.dominant, Formulation: form, Order: order,
+		Imbalance: f.imbalance, Coarsen: f.coarsen, Polish: f.polish, Refine: f.refine, Tau: f.tau}, nil
 }
 
 // config is how the schedules of the named method are partitioned (a

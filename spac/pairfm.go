@@ -1,0 +1,462 @@
+package spac
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/spac-gpu/spac/internal/par"
+	"github.com/spac-gpu/spac/matrices"
+)
+
+// Tuning of RefinePairs, measured on the shared inputs and the generators
+// (see README, "SPAC's choices").
+var (
+	// pairPartners is how many partner parts each part is offered: the
+	// parts it shares the most vertices with.
+	pairPartners = 8
+	// pairHubParts: a vertex in more parts than this is left out when the
+	// partners are counted (a hub touches most parts and says nothing about
+	// which two belong together).
+	pairHubParts = 32
+)
+
+// RefinePairs lowers the vertex copies of p, which must meet the cap, by
+// Fiduccia-Mattheyses local search on pairs of parts, and returns the
+// copies saved. Every part is paired with the pairPartners parts it shares
+// the most vertices with; each round takes a matching of the pairs still due
+// (never tried, or one of their parts changed since), and refines the pairs
+// of the matching in parallel: they touch disjoint parts, so disjoint edges,
+// and a move's gain depends only on the counts of its endpoints in the two
+// parts of its pair. It stops after rounds rounds or when no pair is due.
+//
+// Why pairs and FM: at block granularity every part is full (K*Cap - m <
+// Cap), so single moves into a part with room, the only ones Polish and
+// the cap pass can make, are all but impossible; an exchange must move
+// edges both ways. And the copies are a plateau for single moves: taking a
+// vertex out of a part costs moving all its edges there, each of which
+// alone saves nothing. FM moves edges one at a time, the best gain first
+// (gains -2..2, LIFO among equals, so a run of moves follows a vertex),
+// allows moves that lose, lets the loads stray by a little, and keeps the
+// best prefix of moves that ends within the cap: it crosses the plateau.
+//
+// The result does not depend on the number of cores: pairs are chosen in a
+// fixed order and each pair's search depends on its two parts alone.
+func RefinePairs(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *Partition, capacity, rounds int) (saved int64, err error) {
+	m, k := g.NumEdges(), p.K
+	if len(p.Part) != m {
+		return 0, fmt.Errorf("pair refinement: partition covers %d edges, graph has %d", len(p.Part), m)
+	}
+	if k < 2 || rounds < 1 {
+		return 0, nil
+	}
+	load, err := loadsWithin(p, capacity)
+	if err != nil {
+		return 0, fmt.Errorf("pair refinement: %w", err)
+	}
+	cp := int32(capacity)
+	pairs := partnerPairs(g, inc, p.Part, load, cp)
+	if len(pairs) == 0 {
+		return 0, nil
+	}
+	// tried[i]: the round pair i was last tried in (-1: never); changed[q]:
+	// the last round part q changed in.
+	tried := make([]int32, len(pairs))
+	for i := range tried {
+		tried[i] = -1
+	}
+	changed := make([]int32, k)
+	for q := range changed {
+		changed[q] = -1
+	}
+	busy := make([]int32, k) // busy[q] == round+1: q is matched this round
+	var match []int32
+	gains := make([]int64, 0)
+	workers := par.Workers(1 << 30)
+	scratch := make(chan *pairSearch, workers)
+	for range workers {
+		scratch <- newPairSearch(g)
+	}
+	for round := int32(0); round < int32(rounds); round++ {
+		if err := ctx.Err(); err != nil {
+			return saved, err
+		}
+		match = match[:0]
+		for i, pr := range pairs {
+			a, b := pr.a, pr.b
+			due := tried[i] < 0 || changed[a] > tried[i] || changed[b] > tried[i]
+			if due && busy[a] != round+1 && busy[b] != round+1 {
+				busy[a], busy[b] = round+1, round+1
+				match = append(match, int32(i))
+			}
+		}
+		if len(match) == 0 {
+			break
+		}
+		// The edges of every part, in edge order: a pair's search reads its
+		// two parts' lists and writes only their edges' parts.
+		start, edges := partMembers(p.Part, k)
+		gains = slices.Grow(gains[:0], len(match))[:len(match)]
+		par.Do(len(match), func(i int) {
+			s := <-scratch
+			pr := pairs[match[i]]
+			a, b := pr.a, pr.b
+			gains[i] = int64(s.run(p.Part, edges[start[a]:start[a+1]], edges[start[b]:start[b+1]], a, b, cp))
+			scratch <- s
+		})
+		for i, pi := range match {
+			pr := pairs[pi]
+			tried[pi] = round
+			if gains[i] > 0 {
+				saved += gains[i]
+				changed[pr.a], changed[pr.b] = round, round
+				tried[pi] = round - 1 // an improved pair may improve again
+			}
+		}
+	}
+	return saved, nil
+}
+
+// partMembers lists the edges of every part in edge order: part q's are
+// edges[start[q]:start[q+1]].
+func partMembers(part []int32, k int) (start, edges []int32) {
+	start = make([]int32, k+1)
+	for _, q := range part {
+		start[q+1]++
+	}
+	for q := 0; q < k; q++ {
+		start[q+1] += start[q]
+	}
+	return start, matrices.CountingSort(part, k, nil)
+}
+
+// partPair is a candidate pair of parts, a < b, sharing shared vertices.
+type partPair struct {
+	a, b   int32
+	shared int32
+}
+
+// partnerPairs returns the candidate pairs: for every part, the
+// pairPartners parts it shares the most vertices with, counted over the
+// vertices in at most pairHubParts parts; the pairs by decreasing shared
+// count, then by index.
+func partnerPairs(g *matrices.Graph, inc *matrices.Incidence, part, load []int32, cp int32) []partPair {
+	k := len(load)
+	st := newCapState(g, inc, part, load, cp, nil, true)
+	start, edges := partMembers(part, k)
+	type scratch struct {
+		seen    []int32 // seen[w] == a+1: w counted for part a
+		cnt     []int32
+		touched []int32
+	}
+	lists := make([][]partPair, k)
+	par.DoWith(k, func() *scratch {
+		return &scratch{seen: make([]int32, g.NumVertices), cnt: make([]int32, k)}
+	}, func(s *scratch, a int) {
+		mark := int32(a + 1)
+		s.touched = s.touched[:0]
+		for _, e := range edges[start[a]:start[a+1]] {
+			for _, w := range [2]int32{g.U[e], g.V[e]} {
+				if s.seen[w] == mark || st.n[w] > int32(pairHubParts) {
+					continue
+				}
+				s.seen[w] = mark
+				for _, q := range st.lp[st.off[w] : st.off[w]+st.n[w]] {
+					if int(q) == a {
+						continue
+					}
+					if s.cnt[q] == 0 {
+						s.touched = append(s.touched, q)
+					}
+					s.cnt[q]++
+				}
+			}
+		}
+		var list []partPair
+		for _, q := range s.touched {
+			list = append(list, partPair{a: int32(a), b: q, shared: s.cnt[q]})
+			s.cnt[q] = 0
+		}
+		slices.SortFunc(list, func(x, y partPair) int {
+			if x.shared != y.shared {
+				return int(y.shared - x.shared)
+			}
+			return int(x.b - y.b)
+		})
+		lists[a] = list[:min(len(list), pairPartners)]
+	})
+	var pairs []partPair
+	for _, list := range lists {
+		for _, pr := range list {
+			if pr.a > pr.b {
+				pr.a, pr.b = pr.b, pr.a
+			}
+			pairs = append(pairs, pr)
+		}
+	}
+	slices.SortFunc(pairs, func(x, y partPair) int {
+		switch {
+		case x.a != y.a:
+			return int(x.a - y.a)
+		case x.b != y.b:
+			return int(x.b - y.b)
+		}
+		return 0
+	})
+	pairs = slices.CompactFunc(pairs, func(x, y partPair) bool { return x.a == y.a && x.b == y.b })
+	slices.SortStableFunc(pairs, func(x, y partPair) int { return int(y.shared - x.shared) })
+	return pairs
+}
+
+// pairSearch is one worker's scratch for FM on a pair of parts. The pair's
+// vertices get local ids; local edge i is edges[i] of side side[i].
+type pairSearch struct {
+	g      *matrices.Graph
+	local  []int32 // global vertex -> local id + 1 (0: not in the pair)
+	verts  []int32 // local id -> global vertex
+	cnt    [2][]int32
+	off    []int32 // local incidence: local vertex w's edges are inc[off[w]:off[w+1]]
+	inc    []int32
+	eid    []int32 // local edge -> global edge
+	eu, ev []int32 // local endpoints (ev == eu for a self-loop)
+	side   []uint8
+	locked []bool
+	gain   []int8
+	bucket [2][5][]int32 // per side, per gain+2: local edges, LIFO, stale entries skipped
+	moves  []int32
+}
+
+func newPairSearch(g *matrices.Graph) *pairSearch {
+	return &pairSearch{g: g, local: make([]int32, g.NumVertices)}
+}
+
+// pairSlack is how far above the cap FM may let a part's load stray in the
+// middle of a search; only prefixes that end within the cap are kept.
+func pairSlack(cp int32) int32 { return max(2, cp/64) }
+
+// pairPatience is how many moves FM makes past its best prefix before it
+// gives up.
+func pairPatience(n int) int { return max(64, n/8) }
+
+// run refines parts a and b, whose edges are ea and eb, by one FM pass,
+// writes the kept moves into part and returns the copies saved.
+func (s *pairSearch) run(part, ea, eb []int32, a, b, cp int32) int {
+	s.build(ea, eb)
+	load := [2]int32{int32(len(ea)), int32(len(eb))}
+	slack := pairSlack(cp)
+	patience := pairPatience(len(s.eid))
+	s.moves = s.moves[:0]
+	total, best, bestAt := 0, 0, 0
+	for len(s.moves)-bestAt < patience {
+		i, ok := s.pick(load, cp+slack)
+		if !ok {
+			break
+		}
+		from := s.side[i]
+		total += int(s.gain[i])
+		s.locked[i] = true
+		s.side[i] = 1 - from
+		load[from]--
+		load[1-from]++
+		s.moves = append(s.moves, i)
+		s.update(i, from)
+		if total > best && load[0] <= cp && load[1] <= cp {
+			best, bestAt = total, len(s.moves)
+		}
+	}
+	// Keep the best prefix; the local state is rebuilt for the next pair.
+	parts := [2]int32{a, b}
+	for _, i := range s.moves[:bestAt] {
+		part[s.eid[i]] = parts[s.side[i]]
+	}
+	s.reset()
+	return best
+}
+
+// build sets up the local graph of the pair: ids, counts, incidence, gains
+// and buckets.
+func (s *pairSearch) build(ea, eb []int32) {
+	g := s.g
+	s.verts = s.verts[:0]
+	s.eid = append(append(s.eid[:0], ea...), eb...)
+	n := len(s.eid)
+	s.eu = resize(s.eu, n)
+	s.ev = resize(s.ev, n)
+	s.side = slices.Grow(s.side[:0], n)[:n]
+	s.locked = slices.Grow(s.locked[:0], n)[:n]
+	s.gain = slices.Grow(s.gain[:0], n)[:n]
+	id := func(w int32) int32 {
+		if l := s.local[w]; l > 0 {
+			return l - 1
+		}
+		s.verts = append(s.verts, w)
+		s.local[w] = int32(len(s.verts))
+		return int32(len(s.verts) - 1)
+	}
+	for i, e := range s.eid {
+		s.eu[i], s.ev[i] = id(g.U[e]), id(g.V[e])
+		s.side[i] = 0
+		if i >= len(ea) {
+			s.side[i] = 1
+		}
+		s.locked[i] = false
+	}
+	nv := len(s.verts)
+	s.cnt[0] = resize(s.cnt[0], nv)
+	s.cnt[1] = resize(s.cnt[1], nv)
+	clear(s.cnt[0])
+	clear(s.cnt[1])
+	s.off = resize(s.off, nv+1)
+	clear(s.off)
+	for i := range s.eid {
+		u, v := s.eu[i], s.ev[i]
+		s.cnt[s.side[i]][u]++
+		s.off[u+1]++
+		if v != u {
+			s.cnt[s.side[i]][v]++
+			s.off[v+1]++
+		}
+	}
+	for w := 0; w < nv; w++ {
+		s.off[w+1] += s.off[w]
+	}
+	s.inc = resize(s.inc, int(s.off[nv]))
+	fill := s.off[:nv] // reused as cursors, restored below
+	for i := range s.eid {
+		u, v := s.eu[i], s.ev[i]
+		s.inc[fill[u]] = int32(i)
+		fill[u]++
+		if v != u {
+			s.inc[fill[v]] = int32(i)
+			fill[v]++
+		}
+	}
+	for w := nv - 1; w > 0; w-- {
+		s.off[w] = s.off[w-1]
+	}
+	if nv > 0 {
+		s.off[0] = 0
+	}
+	for sd := range s.bucket {
+		for j := range s.bucket[sd] {
+			s.bucket[sd][j] = s.bucket[sd][j][:0]
+		}
+	}
+	for i := range s.eid {
+		s.gain[i] = s.gainOf(int32(i))
+		s.push(int32(i))
+	}
+}
+
+// reset clears the global-sized marks the pair set.
+func (s *pairSearch) reset() {
+	for _, w := range s.verts {
+		s.local[w] = 0
+	}
+}
+
+// gainOf is the copies saved by moving local edge i to the other side.
+func (s *pairSearch) gainOf(i int32) int8 {
+	from := s.side[i]
+	cf, ct := s.cnt[from], s.cnt[1-from]
+	g := int8(0)
+	u, v := s.eu[i], s.ev[i]
+	if cf[u] == 1 {
+		g++
+	}
+	if ct[u] == 0 {
+		g--
+	}
+	if v != u {
+		if cf[v] == 1 {
+			g++
+		}
+		if ct[v] == 0 {
+			g--
+		}
+	}
+	return g
+}
+
+func (s *pairSearch) push(i int32) {
+	sd, b := s.side[i], s.gain[i]+2
+	s.bucket[sd][b] = append(s.bucket[sd][b], i)
+}
+
+// top returns side sd's unlocked edge of highest gain, dropping stale
+// entries, or -1.
+func (s *pairSearch) top(sd uint8) int32 {
+	for b := 4; b >= 0; b-- {
+		bk := s.bucket[sd][b]
+		for len(bk) > 0 {
+			i := bk[len(bk)-1]
+			if !s.locked[i] && s.side[i] == sd && int(s.gain[i])+2 == b {
+				s.bucket[sd][b] = bk
+				return i
+			}
+			bk = bk[:len(bk)-1]
+		}
+		s.bucket[sd][b] = bk
+	}
+	return -1
+}
+
+// pick chooses the next move: the higher gain of the two sides' best edges
+// whose target stays within limit; ties go to the fuller side, then side 0.
+func (s *pairSearch) pick(load [2]int32, limit int32) (int32, bool) {
+	best := int32(-1)
+	for sd := uint8(0); sd < 2; sd++ {
+		if load[1-sd]+1 > limit {
+			continue
+		}
+		i := s.top(sd)
+		if i < 0 {
+			continue
+		}
+		if best < 0 || s.gain[i] > s.gain[best] || (s.gain[i] == s.gain[best] && load[sd] > load[s.side[best]]) {
+			best = i
+		}
+	}
+	return best, best >= 0
+}
+
+// update follows the move of local edge i off side from: the counts of its
+// endpoints, and the gains of their edges where a count crossed a threshold
+// the gains look at (a side's count reaching 0 or 1, the other's 1 or 2).
+func (s *pairSearch) update(i int32, from uint8) {
+	to := 1 - from
+	u, v := s.eu[i], s.ev[i]
+	s.cnt[from][u]--
+	s.cnt[to][u]++
+	if v != u {
+		s.cnt[from][v]--
+		s.cnt[to][v]++
+	}
+	for _, w := range [2]int32{u, v} {
+		if s.cnt[from][w] <= 1 || s.cnt[to][w] <= 2 {
+			for _, j := range s.inc[s.off[w]:s.off[w+1]] {
+				if s.locked[j] {
+					continue
+				}
+				if gn := s.gainOf(j); gn != s.gain[j] {
+					s.gain[j] = gn
+					s.push(j)
+				}
+			}
+		}
+		if u == v {
+			break
+		}
+	}
+}
+
+// resize returns s with length n, reusing its room.
+func resize(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
+
+// DefaultRefine is how many rounds of RefinePairs follow SPAC's polish.
+const DefaultRefine = 16

@@ -4,8 +4,9 @@
 # to link against into .kit/ (scripts/cuda-kit.sh, nothing installed
 # system-wide), then builds with the cuda build tag:
 #   bin/gpu/spac       the command line with the GPU runner (spac spmv --gpu)
-#   bin/gpu/*.test     the GPU tests of gpu (the runtime), apps/spmv, apps/cg and
-#                      apps/cfd (run on the GPU machine from the repository root:
+#   bin/gpu/*.test     the GPU tests of gpu (the runtime), apps/spmv, apps/cg,
+#                      apps/cfd, apps/traversal and apps/apsp (run on the GPU
+#                      machine from the repository root:
 #                      for t in bin/gpu/*.test; do $t -test.v; done)
 #   bin/gpu/lib/       libmetis.so.5, which the binaries find through their
 #                      rpath ($ORIGIN/lib): the GPU machine needs no METIS
@@ -43,7 +44,7 @@ metis=$(ldconfig -p | awk '/libmetis\.so\.5 .*x86-64/ {print $NF; exit}')
 cp -L "$metis" "$out/lib/libmetis.so.5"
 go build -tags cuda ${GOFLAGS_GPU:-} -o "$out/spac" ./cmd/spac
 # The GPU tests of every package with kernels: bin/gpu/<pkg>.test.
-for pkg in gpu apps/spmv apps/cg apps/cfd apps/traversal; do
+for pkg in gpu apps/spmv apps/cg apps/cfd apps/traversal apps/apsp; do
   if [ -d "$pkg" ]; then go test -c -tags cuda ${GOFLAGS_GPU:-} -o "$out/$(basename "$pkg").test" "./$pkg"; fi
 done
 echo "gpu-build: built $out/spac and the test binaries (needs libcuda.so.1 from the NVIDIA driver; carry all of $out)" >&2

@@ -71,6 +71,7 @@ Typical use:
 	root.AddCommand(spmvCommand(env))
 	root.AddCommand(cgCommand(env))
 	root.AddCommand(traverseCommand(problemBFS, env), traverseCommand(problemSSSP, env))
+	root.AddCommand(apspCommand())
 	return root
 }
 

@@ -343,7 +343,7 @@ func TestChoose(t *testing.T) {
 		g     *graph.Graph
 		onGPU bool
 		want  Method
-	}{{sparse, false, SSSPAll}, {dense, false, FWBlocked}, {sparse, true, FWBlocked}} {
+	}{{sparse, false, SSSPAll}, {dense, false, FW}, {sparse, true, FWBlocked}} {
 		if got := Choose(c.g, c.onGPU); got != c.want {
 			t.Errorf("%s (gpu %v): %v, want %v", c.g.Name, c.onGPU, got, c.want)
 		}

@@ -41,8 +41,8 @@
 //   - SSSPAll: Dijkstra (package ref) from every source in parallel, for
 //     sparse graphs; the GPU's many-source SSSP is left to issue 18's
 //     item 2.
-//   - Auto: Choose's size-and-density rule on the CPU, FWBlocked on the
-//     GPU.
+//   - Auto: Choose's size-and-density rule on the CPU (SSSPAll on sparse
+//     graphs, else FW), FWBlocked on the GPU.
 //
 // # Exactness
 //

@@ -81,8 +81,9 @@ Methods (--method):
               tiles in shared memory on the GPU
   sssp-all    Dijkstra from every source (CPU only for now): for sparse
               graphs
-  auto        sssp-all when arcs x log2(n) x 32 < n^2, else fw-blocked; on
-              the GPU always fw-blocked
+  auto        sssp-all when arcs x log2(n) x 32 < n^2, else fw (on the
+              CPU the blocked order only costs); on the GPU always
+              fw-blocked
 
 Distances are int32 (exact) when every weight is an integer (--dtype
 auto), else float32 with every sum rounded to float32 as the kernels

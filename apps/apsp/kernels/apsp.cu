@@ -122,12 +122,10 @@ __device__ __forceinline__ void naive(V* d, int* nx, int n, long long pitch, int
 
 // ---------------------------------------------------------------- blocked
 
-// The tile update of phases 1 and 2, in shared memory, k-outer: a warp per
-// row (8 warps, rows ty + 8r), 32 consecutive columns per warp (tx + 32c),
-// so that a warp's accesses to a row are conflict-free and d[i][k] is a
-// broadcast.
-
-// The T steps of a round on the tile O in shared memory, k-outer:
+// The T steps of a round on the tile O in shared memory, k-outer, for
+// phases 1 and 2: a warp per row (8 warps, rows ty + 8r), 32 consecutive
+// columns per warp (tx + 32c), so that a warp's accesses to a row are
+// conflict-free and A(i,k) is a broadcast. Step k sets
 // O(i,j) = A(i,k) + B(k,j) where strictly shorter, A and B being O itself
 // or the diagonal tile. With P the next hop becomes NA(i,k), A's next hop:
 // written to NA itself when A is O (phase 1, a column tile), to the

@@ -58,7 +58,11 @@
 // in-arcs), near-far (SSSP: lb-cull over the vertices below a threshold,
 // the others in a far pile, deduplicated per epoch, that a refill kernel
 // splits on the device when the frontier empties, raising the threshold
-// by Options.Delta), two-phase (Harish and Narayanan's SSSP with the atomic update),
+// by Options.Delta), delta-stepping (SSSP, Meyer and Sanders: near-far
+// over each vertex's light arcs, weight below Delta, its arcs sorted by
+// weight on the device once; a bucket's vertices are listed, and when its
+// frontier runs dry one level relaxes their heavy arcs, once each),
+// two-phase (Harish and Narayanan's SSSP with the atomic update),
 // two-phase-racy (its original racy update, kept as the negative test
 // the validator catches), and spac-schedule (SPAC's static edge schedule
 // of the adjacency, spac.go: a level or a Bellman-Ford round as a masked
@@ -93,18 +97,23 @@
 //
 // The time of a Result includes the empty levels of the last graph.
 //
-// # Measured (H100, 2026-11-25; TestBenchmark, SPAC_TRAVERSE_BENCH=1)
+// BFS keeps a visited bitmap beside the depths (BfsOp in traversal.cu):
+// on Kronecker scale 22 it took lb-cull from 3.55 to 3.25 ms per root. The
+// policies that walk a vertex's arcs one after the other skip the reread
+// of the depth the edge-range policies keep (thread 112 to 75 ms there;
+// with the reread, the road graph's persistent BFS lost 12%).
+//
+// # Measured (H100, 2026-11-25; docs/traverse-h100 has every figure)
 //
 // Graph500 TEPS, harmonic mean over random roots, every run validated:
-// Kronecker scale 22 BFS: lb-cull 19.3 GTEPS, pull 17.8, edge-chunk 15.2,
-// edge 14.4, hp 14.2, ns 13.4, twc 12.9; thread, topo and scan 0.55 (a
-// thread expands a hub of the frontier alone). SSSP (float weights in
-// (0,1]): lb-cull 2.9 GTEPS, near-far 2.8, twc 2.0; thread-mapped and
-// topology-driven SSSP 0.07. Road 4000 x 4000 BFS: persistent 0.29 GTEPS
-// (11.7 us per level), thread 0.12 (29 us); road SSSP: near-far 0.91 s
-// with 54M arcs inspected (1.35 per arc), lb-cull 1.40 s with 6.4G (a
-// frontier-driven Bellman-Ford relaxes each arc 160 times there), but
-// 10,909 levels at 84 us, most of it the scan's fixed cost.
+// Kronecker scale 22 BFS: lb-cull 20.6 GTEPS, hp 14.9, pull 10.3, twc
+// 6.6, thread 0.80 (a thread expands a hub of the frontier alone). SSSP
+// (float weights in (0,1]): delta-stepping 3.9 GTEPS (1.9 arcs relaxed
+// per arc), near-far 2.9 and lb-cull 2.7 (4.6 per arc). Road 4000 x 4000
+// BFS: persistent 0.29 GTEPS (10.4 us per level), thread 0.12 (25 us);
+// road SSSP: near-far 0.91 s with 1.23 arcs relaxed per arc, over 10,803
+// levels at 84 us, most of it the scan's fixed cost; delta-stepping
+// needs 2.4x the levels there and loses (2.3 s).
 //
 // spac-schedule (B = 1024, TestSpacScheduleBench): it never pays. Road
 // 4000 x 4000: SPAC schedule 19.2 s on the host (1.02 source copies per

@@ -42,6 +42,7 @@ const (
 	ScanBFS                           // the slides' scan BFS: frontier flags compacted by a scan into a queue, then a thread per entry
 	Pull                              // direction-optimizing BFS: TWC's push below a frontier of n/PullDivisor vertices, a bottom-up pull over the in-arcs above
 	NearFar                           // SSSP near-far: LB-cull over the vertices below a threshold, the others in a far pile until the threshold rises by Delta
+	DeltaStepping                     // SSSP delta-stepping: near-far relaxing light arcs (weight < Delta) per level, a settled bucket's heavy arcs once
 	TwoPhase                          // Harish-Narayanan two-phase SSSP with the atomic (CAS) update
 	TwoPhaseRacy                      // the same with the original racy update: a negative test, fails validation
 	SpacSchedule                      // SPAC's static edge schedule: a level as a masked product over the schedule, sources staged in shared memory
@@ -70,6 +71,7 @@ var strategyNames = enum.New("strategy",
 	enum.Name[Strategy]{Value: ScanBFS, Name: "scan"},
 	enum.Name[Strategy]{Value: Pull, Name: "pull", Aliases: []string{"do", "direction-optimizing"}},
 	enum.Name[Strategy]{Value: NearFar, Name: "near-far", Aliases: []string{"nf"}},
+	enum.Name[Strategy]{Value: DeltaStepping, Name: "delta-stepping", Aliases: []string{"delta"}},
 	enum.Name[Strategy]{Value: TwoPhase, Name: "two-phase"},
 	enum.Name[Strategy]{Value: TwoPhaseRacy, Name: "two-phase-racy"},
 	enum.Name[Strategy]{Value: SpacSchedule, Name: "spac-schedule", Aliases: []string{"spac"}},
@@ -90,6 +92,7 @@ var strategyTable = map[Strategy]strategyInfo{
 	ScanBFS:       {true, true, false, "scan-based frontier compaction, then a thread per entry"},
 	Pull:          {true, false, false, "direction-optimizing BFS: TWC push, bottom-up pull on large frontiers (needs in-arcs)"},
 	NearFar:       {false, true, false, "near-far SSSP: lb-cull below a threshold raised by Delta, a far pile above"},
+	DeltaStepping: {false, true, false, "delta-stepping SSSP: near-far over the light arcs, each settled bucket's heavy arcs once"},
 	TwoPhase:      {false, true, false, "two-phase SSSP (Harish-Narayanan) with the atomic update"},
 	TwoPhaseRacy:  {false, true, true, "two-phase SSSP with the racy update (negative test: fails validation)"},
 	SpacSchedule:  {true, true, false, "SPAC's static edge schedule: sources staged in shared memory, blocks without an active source skipped"},

@@ -106,17 +106,46 @@ func TestPieces(t *testing.T) {
 	}
 }
 
-// Near-far's default step: 32 x mean weight / mean degree. Weights 1, 2,
-// 3, 6 on 4 arcs of 2 vertices: mean 3, mean degree 2: 48.
+// The default steps: a factor x mean weight / mean degree. Weights 1, 2,
+// 3, 6 on 4 arcs of 2 vertices: mean 3, mean degree 2: near-far's 32x is
+// 48, delta-stepping's 8x is 12; Options.Delta overrides both.
 func TestDefaultDelta(t *testing.T) {
 	g := starOfDegrees(3, 1)
 	g.Weight = []float32{1, 2, 3, 6}
-	if d := defaultDelta(g); d != 48 {
-		t.Fatalf("delta %v, want 48", d)
+	e := &Engine{g: g}
+	if d := e.delta(NearFar); d != 48 {
+		t.Fatalf("near-far delta %v, want 48", d)
+	}
+	if d := e.delta(DeltaStepping); d != 12 {
+		t.Fatalf("delta-stepping delta %v, want 12", d)
+	}
+	e.opt.Delta = 0.5
+	if d, d2 := e.delta(NearFar), e.delta(DeltaStepping); d != 0.5 || d2 != 0.5 {
+		t.Fatalf("Options.Delta 0.5 gave %v and %v", d, d2)
 	}
 	g.Weight = nil
-	if d := defaultDelta(g); d != 1 {
+	e.opt.Delta = 0
+	if d := meanWeightPerDegree(g, 32); d != 1 {
 		t.Fatalf("unweighted delta %v, want 1", d)
+	}
+}
+
+// lightHeavy sorts each vertex's arcs by weight, ties by target, and
+// splits them at delta: the graph's arcs, permuted within each vertex.
+func TestLightHeavy(t *testing.T) {
+	g := starOfDegrees(3, 1)
+	g.Adj = []int32{3, 1, 2, 0}
+	g.Weight = []float32{0.5, 0.1, 0.5, 0.9}
+	adj, w, split := lightHeavy(g, 0.5)
+	wantAdj := []int32{1, 2, 3, 0}
+	if !slices.Equal(w, []float32{0.1, 0.5, 0.5, 0.9}) || !slices.Equal(adj, wantAdj) {
+		t.Fatalf("sorted arcs %v weights %v, want %v and 0.1 0.5 0.5 0.9", adj, w, wantAdj)
+	}
+	if split[0] != 1 || split[1] != 3 {
+		t.Fatalf("split %v: want the first heavy arcs at 1 and 3", split)
+	}
+	if _, _, split = lightHeavy(g, 1); split[0] != 3 || split[1] != 4 {
+		t.Fatalf("delta above every weight: split %v, want the ends 3 and 4", split)
 	}
 }
 

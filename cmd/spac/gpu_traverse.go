@@ -9,7 +9,6 @@ import (
 	engine "github.com/spac-gpu/spac/apps/traversal"
 	"github.com/spac-gpu/spac/apps/traversal/graph"
 	"github.com/spac-gpu/spac/gpu"
-	"github.com/spac-gpu/spac/schedule"
 )
 
 func (p problem) algorithm() engine.Algorithm {
@@ -49,9 +48,8 @@ type gpuTraverser struct {
 	names []string
 }
 
-// openGPU opens device and uploads g for p's strategies; spac-schedule's
-// SPAC schedules are read from and stored in cache (nil: none).
-func openGPU(ctx context.Context, g *graph.Graph, p problem, device int, cache *schedule.Cache) (traverser, error) {
+// openGPU opens device and uploads g for p's strategies, tuned by opt.
+func openGPU(ctx context.Context, g *graph.Graph, p problem, device int, opt engine.Options) (traverser, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -59,7 +57,7 @@ func openGPU(ctx context.Context, g *graph.Graph, p problem, device int, cache *
 	if err != nil {
 		return nil, err
 	}
-	e, err := engine.OpenWith(d, g, engine.Options{ScheduleCache: cache})
+	e, err := engine.OpenWith(d, g, opt)
 	if err != nil {
 		d.Close()
 		return nil, err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	engine "github.com/spac-gpu/spac/apps/traversal"
 	"github.com/spac-gpu/spac/apps/traversal/gen"
 	"github.com/spac-gpu/spac/apps/traversal/graph"
 	"github.com/spac-gpu/spac/apps/traversal/ref"
@@ -46,6 +47,7 @@ type traverseFlags struct {
 	out           string
 	levels        string
 	cache         cacheFlags // spac-schedule's SPAC schedules
+	budget        float64    // seconds of searches per strategy, 0: no limit
 }
 
 // traverseCommand is 'spac bfs' or 'spac sssp'.
@@ -88,13 +90,14 @@ func traverseCommand(p problem, env environment) *cobra.Command {
 	fl.Int64Var(&f.seed, "seed", 1, "random seed of the roots, generated weights, --relabel random and a generator without seed=")
 	if p == problemSSSP {
 		fl.StringVar(&f.weights, "weights", "auto", "edge weights: file (the input's values), uniform-int:W (integers 1..W, W up to 2^24), uniform-float (in (0,1]) or auto (file when the input has values, else uniform-float)")
-		fl.Float64Var(&f.delta, "delta", 0, "delta-stepping: bucket width (0: the mean arc weight, at least the smallest positive weight)")
+		fl.Float64Var(&f.delta, "delta", 0, "bucket width of delta-stepping (CPU) and threshold step of near-far (--gpu); 0: delta-stepping takes the mean arc weight (at least the smallest positive weight), near-far 32 x the mean weight / the mean degree")
 	} else {
 		fl.Float64Var(&f.alpha, "alpha", 15, "direction-optimizing: go bottom-up when the frontier's arcs exceed the unvisited vertices' arcs / alpha (Beamer: 15)")
 		fl.Float64Var(&f.beta, "beta", 18, "direction-optimizing: go back top-down when the frontier falls below vertices / beta (Beamer: 18)")
 	}
 	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
 	f.cache.register(c, env)
+	fl.Float64Var(&f.budget, "budget", 0, "stop giving roots to a strategy once its searches have taken this many seconds in all (0: no limit); its row then counts fewer roots, and the table says so")
 	fl.StringVar(&f.levels, "levels", "", "with --gpu: also time every level of one more search per strategy from the first root (one level per CUDA graph, events around each) and write them to this CSV file")
 	fl.StringVar(&f.out, "out", "", "write the last root's arrays (from the last strategy) as NumPy .npy files into this directory: "+strings.Join(arrayFiles(p), " and "))
 	return c
@@ -215,6 +218,7 @@ func (f *traverseFlags) parse(c *cobra.Command, p problem, arg string) (*travers
 		intIn("roots", f.roots, 1, maxCount, "random roots to search from"),
 		intIn("root", f.root, 0, maxCount, "a vertex id, 0-based"),
 		intIn("device", f.device, 0, maxCount, "a GPU ordinal"),
+		floatIn("budget", f.budget, 0, math.MaxInt32, false, "seconds per strategy; 0 for no limit"),
 	}
 	if p == problemSSSP {
 		checks = append(checks, floatIn("delta", f.delta, 0, math.MaxFloat32, false, "a bucket width; 0 picks the mean arc weight"))
@@ -362,6 +366,7 @@ type strategyRow struct {
 	InspectedPerRun float64   `json:"inspected_per_root_mean"`
 	Valid           string    `json:"valid"`
 	Runs            []rootRun `json:"runs"`
+	Stopped         bool      `json:"stopped_by_budget,omitempty"` // --budget: fewer roots than the others
 	failed          bool
 }
 
@@ -406,7 +411,7 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 	}
 	var t traverser
 	if f.useGPU {
-		if t, err = openGPU(ctx, g, p, f.device, f.cache.open(c.ErrOrStderr())); err != nil {
+		if t, err = openGPU(ctx, g, p, f.device, engine.Options{Delta: float32(f.delta), ScheduleCache: f.cache.open(c.ErrOrStderr())}); err != nil {
 			return err
 		}
 	} else {
@@ -440,31 +445,45 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 	}
 	// Roots outer, strategies inner: every strategy meets the same state
 	// of caches and clocks, and the exact distances an integer-weighted
-	// SSSP is checked against are computed once per root.
+	// SSSP is checked against are computed once per root. On the GPU the
+	// host checks one search while the device runs the next (the device
+	// times itself); the CPU references are timed by the clock, so there
+	// the checks wait their turn.
 	bar := prog.Count(p.String(), len(roots))
+	checks := newChecker(g, p, rows, st.validate, f.useGPU)
+	spent := make([]time.Duration, len(rows))
 	var last *traversal
+	fail := func(err error) error {
+		checks.wait()
+		bar.Finish()
+		return err
+	}
 	for _, root := range roots {
 		exact, err := exactDistances(g, p, root, st.validate)
 		if err != nil {
-			bar.Finish()
-			return err
+			return fail(err)
 		}
 		for i, s := range st.strategies {
 			if err := ctx.Err(); err != nil {
-				bar.Finish()
-				return err
+				return fail(err)
+			}
+			if f.budget > 0 && spent[i] >= time.Duration(f.budget*float64(time.Second)) {
+				rows[i].Stopped = true
+				continue
 			}
 			bar.Describe(fmt.Sprintf("%s %s", p, s))
-			res, run, err := searchOnce(ctx, t, g, p, root, s, st.validate, exact)
+			start := time.Now()
+			res, run, err := searchOnce(ctx, t, g, p, root, s)
+			spent[i] += time.Since(start)
 			if err != nil {
-				bar.Finish()
-				return fmt.Errorf("%s %s from root %d: %w", p, s, inputID(g, root), err)
+				return fail(fmt.Errorf("%s %s from root %d: %w", p, s, inputID(g, root), err))
 			}
-			rows[i].add(run)
+			checks.add(i, root, res, run, exact)
 			last = res
 		}
 		bar.Add(1)
 	}
+	checks.wait()
 	bar.Finish()
 	for i := range rows {
 		rows[i].summarize()
@@ -540,8 +559,74 @@ func exactDistances(g *graph.Graph, p problem, root int32, check bool) ([]int64,
 	return d, err
 }
 
-// searchOnce runs, times and (when check) validates one search.
-func searchOnce(ctx context.Context, t traverser, g *graph.Graph, p problem, root int32, s string, check bool, exact []int64) (*traversal, rootRun, error) {
+// checker validates searches, in the order given, and adds them to their
+// rows: at once (sync), or one at a time on a goroutine while the caller
+// runs the next search, the one before waited for (at most two results
+// held). The goroutine owns the rows until wait returns.
+type checker struct {
+	g     *graph.Graph
+	p     problem
+	rows  []strategyRow
+	check bool
+	jobs  chan checkJob
+	done  chan struct{}
+}
+
+type checkJob struct {
+	row   int
+	root  int32
+	res   *traversal
+	run   rootRun
+	exact []int64
+}
+
+func newChecker(g *graph.Graph, p problem, rows []strategyRow, check, async bool) *checker {
+	c := &checker{g: g, p: p, rows: rows, check: check}
+	if async && check {
+		c.jobs, c.done = make(chan checkJob), make(chan struct{})
+		go func() {
+			defer close(c.done)
+			for j := range c.jobs {
+				c.do(j)
+			}
+		}()
+	}
+	return c
+}
+
+func (c *checker) add(row int, root int32, res *traversal, run rootRun, exact []int64) {
+	j := checkJob{row, root, res, run, exact}
+	if c.jobs == nil {
+		c.do(j)
+		return
+	}
+	c.jobs <- j
+}
+
+func (c *checker) do(j checkJob) {
+	if c.check {
+		j.run.Valid = "yes"
+		if err := checkSearch(c.g, c.p, j.root, j.res, j.exact); err != nil {
+			j.run.Valid = err.Error()
+			if c.g.NewID != nil {
+				j.run.Valid += " (vertex ids after --relabel)"
+			}
+		}
+	}
+	c.rows[j.row].add(j.run)
+}
+
+// wait returns once every search added is checked (the checker is done).
+func (c *checker) wait() {
+	if c.jobs != nil {
+		close(c.jobs)
+		<-c.done
+		c.jobs = nil
+	}
+}
+
+// searchOnce runs and times one search (its run not yet checked).
+func searchOnce(ctx context.Context, t traverser, g *graph.Graph, p problem, root int32, s string) (*traversal, rootRun, error) {
 	start := time.Now()
 	res, err := t.Run(ctx, root, s)
 	elapsed := time.Since(start)
@@ -556,15 +641,6 @@ func searchOnce(ctx context.Context, t traverser, g *graph.Graph, p problem, roo
 	run := rootRun{Root: inputID(g, root), Ms: float64(elapsed) / 1e6, InputEdges: edges,
 		TEPS: validate.TEPS(edges, elapsed), Inspected: res.Inspected,
 		InspectedRate: validate.InspectedPerSecond(res.Inspected, elapsed), Levels: res.Levels, Valid: "not checked"}
-	if check {
-		run.Valid = "yes"
-		if verr := checkSearch(g, p, root, res, exact); verr != nil {
-			run.Valid = verr.Error()
-			if g.NewID != nil {
-				run.Valid += " (vertex ids after --relabel)"
-			}
-		}
-	}
 	return res, run, nil
 }
 
@@ -702,6 +778,15 @@ func writeTraverse(w io.Writer, format outputFormat, rep *traverseReport) error 
 	}
 	for _, n := range notes {
 		fmt.Fprintf(w, "\ninvalid: %s\n", n)
+	}
+	var stopped []string
+	for _, r := range rep.Rows {
+		if r.Stopped {
+			stopped = append(stopped, fmt.Sprintf("%s (%d)", r.Strategy, r.Roots))
+		}
+	}
+	if len(stopped) > 0 {
+		fmt.Fprintf(w, "\n--budget stopped %s before the last root\n", strings.Join(stopped, ", "))
 	}
 	return nil
 }

@@ -209,6 +209,25 @@ func TestTraverseFormats(t *testing.T) {
 	}
 }
 
+// TestTraverseBudget: a strategy whose searches have used its --budget
+// takes no more roots, and the table and the JSON say which stopped.
+func TestTraverseBudget(t *testing.T) {
+	rep := traverseJSON(t, 0, "bfs", "kron:scale=7", "--roots", "4", "--strategy", "queue,parallel", "--budget", "1e-9")
+	for _, r := range rep.Rows {
+		if r.Roots != 1 || !r.Stopped || r.Valid != "yes" {
+			t.Errorf("%s: %d roots, stopped %v, valid %q: want 1 root, stopped, valid", r.Strategy, r.Roots, r.Stopped, r.Valid)
+		}
+	}
+	out, code, err := execute(t, "bfs", "kron:scale=7", "--roots", "4", "--strategy", "queue", "--budget", "1e-9", "--quiet")
+	if code != 0 || !strings.Contains(out, "--budget stopped queue (1) before the last root") {
+		t.Errorf("exit %d (%v), table:\n%s", code, err, out)
+	}
+	rep = traverseJSON(t, 0, "bfs", "kron:scale=7", "--roots", "4", "--strategy", "queue", "--budget", "100")
+	if rep.Rows[0].Roots != 4 || rep.Rows[0].Stopped {
+		t.Errorf("a budget not reached stopped the strategy: %+v", rep.Rows[0])
+	}
+}
+
 // TestTraverseDirected: an edge list read with --directed is a directed
 // graph (the search follows arcs only; TEPS counts the input edges leaving
 // reached vertices); without it, or with --undirected, it is undirected.
@@ -316,9 +335,14 @@ func (p *plantedTraverser) Run(ctx context.Context, root int32, s string) (*trav
 }
 
 // TestTraverseCatchesPlantedBug: a strategy that returns a wrong result
-// gets a failed row naming the first violation, and the table points to it.
+// gets a failed row naming the first violation, and the table points to it,
+// whether the checks run in turn or beside the searches (async, the GPU's).
 func TestTraverseCatchesPlantedBug(t *testing.T) {
-	for _, p := range []problem{problemBFS, problemSSSP} {
+	for _, tc := range []struct {
+		p     problem
+		async bool
+	}{{problemBFS, false}, {problemSSSP, false}, {problemBFS, true}, {problemSSSP, true}} {
+		p := tc.p
 		opt := graph.Options{}
 		if p == problemSSSP {
 			opt.Weights = graph.Weights{Kind: graph.UniformInt, Max: 7}
@@ -329,13 +353,21 @@ func TestTraverseCatchesPlantedBug(t *testing.T) {
 			t.Fatal(err)
 		}
 		tr := &plantedTraverser{cpuTraverser{g: g, p: p}}
-		row := strategyRow{Strategy: tr.Strategies()[0], Valid: "yes"}
-		_, run, err := searchOnce(context.Background(), tr, g, p, 0, row.Strategy, true, nil)
-		if err != nil {
-			t.Fatal(err)
+		rows := []strategyRow{{Strategy: tr.Strategies()[0], Valid: "yes"}}
+		checks := newChecker(g, p, rows, true, tc.async)
+		for range 2 {
+			res, run, err := searchOnce(context.Background(), tr, g, p, 0, rows[0].Strategy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checks.add(0, 0, res, run, nil)
 		}
-		row.add(run)
+		checks.wait()
+		row := rows[0]
 		row.summarize()
+		if row.Roots != 2 {
+			t.Errorf("%s: %d runs checked, want 2", p, row.Roots)
+		}
 		if !row.failed || !strings.Contains(row.Valid, "rule broken") {
 			t.Errorf("%s: the planted bug passed: %+v", p, row)
 		}

@@ -13,10 +13,11 @@
 // post's number last), which the host reads a graph behind.
 //
 // Frontier: a stamp per vertex, mark[v] == L when v is in the frontier of
-// level L (BFS: the depth itself), and, for data-driven policies, two
-// queues of vertex ids swapped by the level's parity. Pushing v into level
-// L+1 is unique where the operator culls (BFS: the CAS on the depth; SSSP:
-// atomicExch on the stamp), so the queues never exceed n entries there.
+// level L (BFS: the depth itself, and mark a visited bitmap), and, for
+// data-driven policies, two queues of vertex ids swapped by the level's
+// parity. Pushing v into level L+1 is unique where the operator culls
+// (BFS: the CAS on the depth; SSSP: atomicExch on the stamp), so the
+// queues never exceed n entries there.
 
 #include <stdint.h>
 
@@ -40,6 +41,9 @@
 #define C_GEN 128      // the persistent kernel's barrier generation
 #define C_THR 7        // near-far: the threshold (float bits)
 #define C_FEPOCH 8     // near-far: the far pile's epoch (its parity picks the pile)
+#define C_HEAVY 9      // delta-stepping: this level relaxes the heavy arcs of the bucket's vertices
+#define C_REPOCH 10    // delta-stepping: the bucket list's epoch (its stamps)
+#define C_R 120        // delta-stepping: the bucket list's length
 #define C_FAR 144      // near-far: the far pile's length
 #define C_FARN 152     // near-far: the next pile's length (during a refill)
 #define MAIL_SLOTS 4
@@ -61,23 +65,39 @@ struct Graph {
 
 // BFS: depth is the stamp. Cull: the CAS on depth makes the push unique;
 // without it (lb), a check-then-write whose duplicates are benign (every
-// writer is of the same level).
-template <bool Cull>
+// writer is of the same level). mark holds a visited bitmap (a bit per
+// vertex, set after the depth): most arcs of a big level lead to visited
+// vertices, and the bitmap answers them from n/8 bytes, which stay in the
+// caches where the depths (4n bytes) do not. A clear bit proves nothing (it
+// lags the depth), so the depth stays the truth. Recheck: read the depth
+// before the CAS, which filters the arcs to vertices found earlier in the
+// same level (policies that run many arcs per thread at once: the edge
+// ranges of LB, edge, node splitting); without, an arc to an unvisited
+// vertex waits on no more loads than before the bitmap (policies that walk
+// a vertex's arcs one after the other: thread, TWC, persistent, whose
+// chains of dependent loads the bitmap would lengthen). Measured per
+// policy on Kronecker and road graphs: docs/traverse-h100.
+template <bool Cull, bool Recheck>
 struct BfsOp {
     int* depth;
     int* parent;
-    int* mark; // unused: depth is the stamp
-    static __device__ BfsOp make(void* s1, void* s2, int* mark, int*, int) { return BfsOp{(int*)s1, (int*)s2, mark}; }
+    unsigned* visited;
+    static __device__ BfsOp make(void* s1, void* s2, int* mark, int*, int) {
+        return BfsOp{(int*)s1, (int*)s2, (unsigned*)mark};
+    }
     struct Src {};
     __device__ Src source(int u) const { return Src{}; }
     __device__ bool active(int v, int L) const { return depth[v] == L; }
     __device__ bool relax(Src, const Graph&, int u, int v, long long e, int L) const {
-        if (((volatile int*)depth)[v] != -1) return false;
+        unsigned bit = 1u << (v & 31);
+        if (visited[v >> 5] & bit) return false;
+        if (Recheck && ((volatile int*)depth)[v] != -1) return false;
         if (Cull) {
             if (atomicCAS(&depth[v], -1, L + 1) != -1) return false;
         } else {
             depth[v] = L + 1;
         }
+        atomicOr(&visited[v >> 5], bit);
         parent[v] = u;
         return true;
     }
@@ -388,9 +408,12 @@ extern "C" __global__ void __launch_bounds__(THREADS) lb_partition(const int* ct
     }
 }
 
+// split (delta-stepping, else null): each vertex's arcs sorted by weight,
+// the light ones (below delta) in [off[u], split[u]); a level relaxes the
+// light arcs of its frontier, or with C_HEAVY the heavy ones.
 template <class Op>
 __device__ void lb_expand(Op op, Graph g, int* ctl, int* q0, int* q1, const long long* scan,
-                          const long long* total, int useSkip, const int* tstart) {
+                          const long long* total, int useSkip, const int* tstart, const long long* split) {
     int nin = in_count(ctl);
     if (nin == 0) return;
     int L = level_of(ctl);
@@ -403,6 +426,9 @@ __device__ void lb_expand(Op op, Graph g, int* ctl, int* q0, int* q1, const long
         return;
     }
     long long skip = useSkip ? ((volatile const int*)ctl)[C_SKIP] : 0;
+    bool heavy = split && ((volatile const int*)ctl)[C_HEAVY];
+    // the first arc of frontier vertex u this level relaxes
+    auto first = [&](int u) -> long long { return split ? (heavy ? split[u] : g.off[u]) : g.off[u] + skip; };
     unsigned long long insp = 0;
     __shared__ int s_lo, s_hi;
     __shared__ long long s_scan[LBSPAN], s_base[LBSPAN];
@@ -432,7 +458,7 @@ __device__ void lb_expand(Op op, Graph g, int* ctl, int* q0, int* q1, const long
                 int u = qin[blo + i];
                 s_scan[i] = sc;
                 s_u[i] = u;
-                s_base[i] = g.off[u] + skip - sc;
+                s_base[i] = first(u) - sc;
             }
             __syncthreads();
             for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) {
@@ -455,7 +481,7 @@ __device__ void lb_expand(Op op, Graph g, int* ctl, int* q0, int* q1, const long
                     if (scan[mid] <= r) lo = mid; else hi = mid - 1;
                 }
                 int u = qin[lo];
-                long long k = g.off[u] + skip + (r - scan[lo]);
+                long long k = first(u) + (r - scan[lo]);
                 int v = g.adj[k];
                 insp++;
                 if (op.relax(op.source(u), g, u, v, k, L)) push_agg(ctl, qout, v);
@@ -599,13 +625,71 @@ __device__ void scan_flags(Op op, Graph g, const int* ctl, int* flags) {
     Graph g{off, adj, w, src, n, m}; \
     OP op = OP::make(s1, s2, mark, ctl, n)
 
+// Delta-stepping (Meyer and Sanders) on near-far's machinery: arcs of
+// weight below delta are light, the others heavy. A frontier relaxes only
+// its light arcs, and every vertex it held joins the bucket list (once per
+// list epoch: rmark). When a bucket's frontier runs dry its vertices are
+// settled, and one level relaxes their heavy arcs, once each, instead of
+// once per time a vertex re-entered the frontier; those arcs land beyond
+// the threshold (far pile) but for rounding, which the relax handles like
+// any other. R and rmark live in one buffer of 2n words.
+//
+// lh_degrees: the frontier's light (heavy, with C_HEAVY) arc counts, the
+// input of the LB scan; on a light level each entry joins the bucket list.
+extern "C" __global__ void __launch_bounds__(THREADS) lh_degrees(GARGS, const int* q0, const int* q1, int* deg,
+                                                                 const long long* split, int* R) {
+    int nin = in_count(ctl);
+    if (nin == 0) return;
+    int L = level_of(ctl);
+    const int* qin = (L & 1) ? q1 : q0;
+    volatile int* c = ctl;
+    bool heavy = c[C_HEAVY];
+    int ep = c[C_REPOCH];
+    int* rmark = R + n;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nin; i += gridDim.x * blockDim.x) {
+        int u = qin[i];
+        long long d = heavy ? off[u + 1] - split[u] : split[u] - off[u];
+        deg[i] = (int)d;
+        if (!heavy && atomicExch(&rmark[u], ep) != ep) R[atomicAdd(&ctl[C_R], 1)] = u;
+    }
+}
+
+// lh_switch: after a light level that left the frontier empty, the bucket
+// list becomes the next level's frontier, marked heavy (a new list epoch
+// begins); after any other level the next is light. The last block's
+// ticket sets the counts, as nf_refill's does.
+extern "C" __global__ void __launch_bounds__(THREADS) lh_switch(int* ctl, const int* R, int* q0, int* q1) {
+    volatile int* c = ctl;
+    int nr = c[C_R];
+    bool toHeavy = c[C_IN] == 0 && nr > 0 && !c[C_HEAVY];
+    if (toHeavy) {
+        int* qin = (c[C_LEVEL] & 1) ? q1 : q0;
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nr; i += gridDim.x * blockDim.x) qin[i] = R[i];
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd((unsigned*)&ctl[C_TICKET], 1u) == gridDim.x - 1) {
+            c[C_TICKET] = 0;
+            if (toHeavy) {
+                c[C_IN] = nr;
+                c[C_R] = 0;
+                c[C_REPOCH] = c[C_REPOCH] + 1;
+            }
+            c[C_HEAVY] = toHeavy;
+            __threadfence();
+        }
+    }
+}
+
 // pull_bfs: a bottom-up level of direction-optimizing BFS (Beamer et al.),
 // run where the frontier holds at least pullFrom vertices: every
 // unreached vertex scans its in-arcs (ioff, iadj) for one in the frontier
 // and stops at the first; each vertex is its own thread's, so the visit
 // needs no atomics, and the vertices found are queued for the next level.
 extern "C" __global__ void __launch_bounds__(THREADS) pull_bfs(const long long* ioff, const int* iadj, int n, int* depth,
-                                                               int* parent, int* ctl, int* q0, int* q1, int pullFrom) {
+                                                               int* parent, unsigned* visited, int* ctl, int* q0, int* q1,
+                                                               int pullFrom) {
     int nin = in_count(ctl);
     if (nin == 0 || nin < pullFrom) return;
     int L = level_of(ctl);
@@ -618,6 +702,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) pull_bfs(const long long* 
             insp++;
             if (((volatile int*)depth)[u] == L) {
                 depth[v] = L + 1;
+                atomicOr(&visited[v >> 5], 1u << (v & 31)); // for the top-down levels after
                 parent[v] = u;
                 push_agg(ctl, qout, v);
                 break;
@@ -776,7 +861,11 @@ extern "C" __global__ void __launch_bounds__(THREADS) tp2_sssp_racy(GARGS) {
 
 // ------------------------------------------------------------ entries
 
-#define OPS(X) X(bfs, BfsOp<true>) X(bfs_nc, BfsOp<false>) X(sssp, SsspOp) X(ssspnf, SsspNFOp)
+// (names for the macros, which split template arguments at their commas)
+typedef BfsOp<true, true> BfsCull;
+typedef BfsOp<false, true> BfsNoCull;
+typedef BfsOp<true, false> BfsDirect;
+#define OPS(X) X(bfs, BfsCull) X(bfs_nc, BfsNoCull) X(bfsd, BfsDirect) X(sssp, SsspOp) X(ssspnf, SsspNFOp)
 
 #define ENTRIES(name, OP)                                                                                         \
     extern "C" __global__ void __launch_bounds__(THREADS) thread_##name(GARGS, int* q0, int* q1, int qfixed) {  \
@@ -797,9 +886,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) tp2_sssp_racy(GARGS) {
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(THREADS)                                                        \
         lb_##name(GARGS, int* q0, int* q1, const long long* scan, const long long* total, int useSkip,          \
-                  const int* tstart) {                                                                           \
+                  const int* tstart, const long long* split) {                                                   \
         MAKE(OP);                                                                                                \
-        lb_expand(op, g, ctl, q0, q1, scan, total, useSkip, tstart);                                             \
+        lb_expand(op, g, ctl, q0, q1, scan, total, useSkip, tstart, split);                                      \
     }                                                                                                            \
     extern "C" __global__ void __launch_bounds__(THREADS)                                                        \
         twc_##name(GARGS, int* q0, int* q1, int twarp, int tcta, int pushBelow) {                               \
@@ -838,8 +927,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) coo_sources(const long lon
         for (long long k = off[u]; k < off[u + 1]; k++) src[k] = u;
 }
 
-// init: every vertex unreached and unstamped, the root reached at level 0
-// and alone in queue q0; the level's counters cleared (posts kept).
+// init: every vertex unreached and unstamped (BFS: the visited bitmap in
+// mark cleared but for the root's bit), the root reached at level 0 and
+// alone in queue q0; the level's counters cleared (posts kept).
 // state64: SSSP's packed (dist, pred) words or null; depth/parent: BFS's
 // or null; u64b: a second packed array (two-phase U) or null.
 extern "C" __global__ void __launch_bounds__(THREADS) init(int n, int root, int* ctl, int* mark, int* q0, int* depth,
@@ -848,7 +938,11 @@ extern "C" __global__ void __launch_bounds__(THREADS) init(int n, int root, int*
     unsigned long long unreached = ((unsigned long long)INF_BITS << 32) | NO_PRED;
     for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
         bool r = v == root;
-        if (mark) mark[v] = r ? 0 : -1;
+        if (mark && depth) { // BFS: the visited bitmap, n/32 words
+            if (v <= (n - 1) >> 5) mark[v] = v == root >> 5 ? (int)(1u << (root & 31)) : 0;
+        } else if (mark) {
+            mark[v] = r ? 0 : -1;
+        }
         if (depth) depth[v] = r ? 0 : -1;
         if (parent) parent[v] = r ? root : -1;
         unsigned long long s = r ? (unsigned long long)(unsigned)root : unreached;
@@ -867,6 +961,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) init(int n, int root, int*
         ctl[C_FEPOCH] = 0;
         ctl[C_FAR] = 0;
         ctl[C_FARN] = 0;
+        ctl[C_HEAVY] = 0;
+        ctl[C_REPOCH] = 0;
+        ctl[C_R] = 0;
         *(unsigned long long*)&ctl[C_INSPECTED] = 0;
     }
 }
@@ -975,7 +1072,7 @@ __device__ void spac_expand(Op op, Graph g, int* ctl, const int* yoff, const int
         MAKE(OP);                                                                                                \
         spac_expand(op, g, ctl, yoff, yuni, tgt, sloc, bstamp, vboff, vblk, nb);                                 \
     }
-SPAC_ENTRY(bfs, BfsOp<true>)
+SPAC_ENTRY(bfs, BfsCull)
 SPAC_ENTRY(sssp, SsspOp)
 
 // spac_seed: the root's schedule blocks stamped with level 0 (the others

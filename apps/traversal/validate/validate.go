@@ -34,6 +34,7 @@ package validate
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/spac-gpu/spac/apps/traversal/graph"
@@ -185,18 +186,27 @@ func BFS(g *graph.Graph, root int32, parent, depth []int32) error {
 	if depth != nil && depth[root] != 0 {
 		return violation(RuleRoot, root, -1, "root %d has depth %d, not 0", root, depth[root])
 	}
+	// With depths, a tree edge that joins levels one apart from a reached
+	// parent makes every parent chain descend to depth 0, which only the
+	// root has: the depths are the tree's levels, checked in parallel.
+	// Without, the chains are walked.
+	level := depth
 	if depth != nil {
-		// Tree edges first: they name the vertex whose level is off.
+		n := int32(g.NumVertices)
 		if v := overVertices(g.NumVertices, func(lo, hi int32) *Violation {
 			for v := lo; v < hi; v++ {
 				p := parent[v]
-				if v == root || p < 0 || int(p) >= g.NumVertices {
-					if p < 0 && depth[v] != -1 {
+				switch {
+				case p < -1 || p >= n:
+					return violation(RuleShape, v, p, "vertex %d has parent %d, not a vertex (nor -1)", v, p)
+				case v == root:
+				case p < 0:
+					if depth[v] != -1 {
 						return violation(RuleDepth, v, -1, "vertex %d has no parent but depth %d (unreached is -1)", v, depth[v])
 					}
-					continue
-				}
-				if depth[v] != depth[p]+1 {
+				case depth[p] < 0:
+					return violation(RuleTree, v, p, "the parent chain of vertex %d reaches vertex %d, which has no parent, instead of root %d", v, p, root)
+				case depth[v] != depth[p]+1:
 					return violation(RuleTreeLevel, v, p, "tree edge %d->%d joins depth %d to depth %d, not one level apart", p, v, depth[p], depth[v])
 				}
 			}
@@ -204,16 +214,10 @@ func BFS(g *graph.Graph, root int32, parent, depth []int32) error {
 		}); v != nil {
 			return v
 		}
-	}
-	level, viol := treeLevels(g, root, parent)
-	if viol != nil {
-		return viol
-	}
-	if depth != nil {
-		for v, l := range level {
-			if depth[v] != l {
-				return violation(RuleDepth, int32(v), -1, "vertex %d has depth %d but its parent chain has length %d", v, depth[v], l)
-			}
+	} else {
+		var viol *Violation
+		if level, viol = treeLevels(g, root, parent); viol != nil {
+			return viol
 		}
 	}
 	found := make([]bool, g.NumVertices) // the parent edge of v is an arc
@@ -242,10 +246,15 @@ func BFS(g *graph.Graph, root int32, parent, depth []int32) error {
 	}); v != nil {
 		return v
 	}
-	for v, p := range parent {
-		if p >= 0 && int32(v) != root && !found[v] {
-			return violation(RuleParentEdge, int32(v), p, "parent edge %d->%d of vertex %d is not an arc of the graph", p, v, v)
+	if v := overVertices(g.NumVertices, func(lo, hi int32) *Violation {
+		for v := lo; v < hi; v++ {
+			if p := parent[v]; p >= 0 && v != root && !found[v] {
+				return violation(RuleParentEdge, v, p, "parent edge %d->%d of vertex %d is not an arc of the graph", p, v, v)
+			}
 		}
+		return nil
+	}); v != nil {
+		return v // not the nil *Violation, which is a non-nil error
 	}
 	return nil
 }
@@ -304,15 +313,32 @@ func SSSP(g *graph.Graph, root int32, dist []float32, pred []int32) error {
 	}); v != nil {
 		return v
 	}
-	for v, p := range pred {
-		if p >= 0 && int32(v) != root && !found[v] {
-			return violation(RulePredecessor, int32(v), p, "d(%d) = %v but no arc %d->%d gives d(%d) + w == d(%d) exactly in float32 (d(%d) = %v)", v, dist[v], p, v, p, v, p, dist[p])
+	var flat atomic.Bool // some d(v) == d(pred(v))
+	if v := overVertices(g.NumVertices, func(lo, hi int32) *Violation {
+		for v := lo; v < hi; v++ {
+			p := pred[v]
+			if p < 0 || v == root {
+				continue
+			}
+			if !found[v] {
+				return violation(RulePredecessor, v, p, "d(%d) = %v but no arc %d->%d gives d(%d) + w == d(%d) exactly in float32 (d(%d) = %v)", v, dist[v], p, v, p, v, p, dist[p])
+			}
+			if !(dist[p] < dist[v]) {
+				flat.Store(true)
+			}
 		}
-	}
-	// Exact predecessors can still form a cycle through zero weights or
-	// additions that round away a tiny weight.
-	if _, v := treeLevels(g, root, pred); v != nil {
+		return nil
+	}); v != nil {
 		return v
+	}
+	// Predecessors whose distances strictly decrease reach the root, the
+	// only vertex at distance 0. Exact ones can still form a cycle through
+	// zero weights or additions that round away a tiny weight: then the
+	// chains are walked.
+	if flat.Load() {
+		if _, v := treeLevels(g, root, pred); v != nil {
+			return v
+		}
 	}
 	return nil
 }

@@ -351,3 +351,46 @@ func ExampleBFS() {
 	// <nil> 4
 	// parent-edge rule broken: parent edge 1->3 of vertex 3 is not an arc of the graph
 }
+
+// BenchmarkValidate is the checks' cost per search on a Kronecker graph:
+// the benchmark script validates every GPU search, so this bounds how
+// many roots fit in a run.
+func BenchmarkValidate(b *testing.B) {
+	e, err := gen.DefaultKronecker(18).Generate()
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := graph.Build(e, graph.Options{Undirected: true, Weights: graph.Weights{Kind: graph.UniformFloat}, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	roots, err := g.Roots(1, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bfs, err := ref.ParallelBFS(g, roots[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	sp, err := ref.Dijkstra(g, roots[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		check func() error
+	}{
+		{"bfs", func() error { return validate.BFS(g, roots[0], bfs.Parent, bfs.Depth) }},
+		{"bfs-parents-only", func() error { return validate.BFS(g, roots[0], bfs.Parent, nil) }},
+		{"sssp", func() error { return validate.SSSP(g, roots[0], sp.Dist, sp.Pred) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(g.NumArcs())
+			for b.Loop() {
+				if err := c.check(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPAC's free choices measured side by side: formulation (contracted or
-# split), clone order (index, cycle, neighbour, walk), Go pre-coarsening levels and
-# METIS imbalance. Prints one markdown row per input and variant: copies and
+# split), clone order (index, cycle, neighbour, walk), Go pre-coarsening levels,
+# METIS imbalance, the starts and the rounds of pair refinement (the order
+# and coarsening rows run SPAC's own start alone, unrefined, to isolate them). Prints one markdown row per input and variant: copies and
 # partition time at block size 1024. The defaults in spac/spac.go and
 # cmd/spac come from this table.
 # Usage: scripts/variants.sh [FILE...]  (default: ../shared/matrices and
@@ -20,15 +21,20 @@ if [ $# -eq 0 ]; then
   [ -f "$dir/ba-50k-d16.mtx" ] || bin/spac gen ba:n=50000,m=8 -o "$dir/ba-50k-d16.mtx"
   set -- ../shared/matrices/*.gz "$dir/cant.mtx" "$dir/in-2004-0.1.mtx" "$dir/ba-50k-d16.mtx"
 fi
+own="--starts metis --refine 0"
 variants=(
-  "--formulation split --order index --coarsen 0"
-  "--formulation contracted --order index --coarsen 0"
-  "--formulation contracted --order neighbour --coarsen 0"
-  "--formulation contracted --order cycle --coarsen 0"
-  "--formulation contracted --order walk --coarsen 0"
-  "--formulation contracted --order walk --coarsen 1"
-  "--formulation contracted --order walk --coarsen 2"
-  "--formulation contracted --order walk --coarsen 1 --imbalance 0.01"
+  "$own --formulation split --order index --coarsen 0"
+  "$own --formulation contracted --order index --coarsen 0"
+  "$own --formulation contracted --order neighbour --coarsen 0"
+  "$own --formulation contracted --order cycle --coarsen 0"
+  "$own --formulation contracted --order walk --coarsen 0"
+  "$own --formulation contracted --order walk --coarsen 1"
+  "$own --formulation contracted --order walk --coarsen 2"
+  "$own --formulation contracted --order walk --coarsen 1 --imbalance 0.01"
+  "--starts metis --refine 16"
+  "--starts metis --refine 64"
+  "--refine 0"
+  "--refine 16"
 )
 echo "| input | variant | copies | seconds |"
 echo "|---|---|---|---|"

@@ -6,6 +6,9 @@
 // result, computed by METIS, maps back to a balanced edge partition with few
 // vertex copies. Beside it live the baselines it is judged against (default
 // row-order chunks, PowerGraph random and greedy, WVP random and greedy, HDRF,
-// DBH, neighbourhood expansion NE and the hybrid HEP). Every method honours the same strict cap on edges per part, because a
-// thread block cannot run more tasks than it has threads.
+// DBH, neighbourhood expansion NE and the hybrid HEP). SPAC refines its own
+// partition and those of the strongest baselines (starts.go) by FM exchanges
+// between pairs of parts (RefinePairs) and keeps the best, so that it leads
+// every method. Every method honours the same strict cap on edges per part,
+// because a thread block cannot run more tasks than it has threads.
 package spac

@@ -72,6 +72,17 @@ func RefinePairs(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence
 	busy := make([]int32, k) // busy[q] == round+1: q is matched this round
 	var match []int32
 	gains := make([]int64, 0)
+	// Part q's edges are slots[q*Cap:][:load[q]]: a pair's search reads its
+	// two parts' lists and writes them back, with their edges' parts and
+	// loads, so no round has to list the edges of every part again.
+	slots := make([]int32, k*capacity)
+	{
+		fill := make([]int32, k)
+		for e, q := range p.Part {
+			slots[int(q)*capacity+int(fill[q])] = int32(e)
+			fill[q]++
+		}
+	}
 	workers := par.Workers(1 << 30)
 	scratch := make(chan *pairSearch, workers)
 	for range workers {
@@ -93,15 +104,11 @@ func RefinePairs(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence
 		if len(match) == 0 {
 			break
 		}
-		// The edges of every part, in edge order: a pair's search reads its
-		// two parts' lists and writes only their edges' parts.
-		start, edges := partMembers(p.Part, k)
 		gains = slices.Grow(gains[:0], len(match))[:len(match)]
 		par.Do(len(match), func(i int) {
 			s := <-scratch
 			pr := pairs[match[i]]
-			a, b := pr.a, pr.b
-			gains[i] = int64(s.run(p.Part, edges[start[a]:start[a+1]], edges[start[b]:start[b+1]], a, b, cp))
+			gains[i] = int64(s.run(p.Part, slots, load, pr.a, pr.b, cp))
 			scratch <- s
 		})
 		for i, pi := range match {
@@ -238,9 +245,12 @@ func pairSlack(cp int32) int32 { return max(2, cp/64) }
 // gives up.
 func pairPatience(n int) int { return max(64, n/8) }
 
-// run refines parts a and b, whose edges are ea and eb, by one FM pass,
-// writes the kept moves into part and returns the copies saved.
-func (s *pairSearch) run(part, ea, eb []int32, a, b, cp int32) int {
+// run refines parts a and b by one FM pass, writes the kept moves into
+// part, the two parts' lists in slots and their loads, and returns the
+// copies saved.
+func (s *pairSearch) run(part, slots, loads []int32, a, b, cp int32) int {
+	slot := func(q int32) []int32 { return slots[int(q)*int(cp):][:cp] }
+	ea, eb := slot(a)[:loads[a]], slot(b)[:loads[b]]
 	s.build(ea, eb)
 	load := [2]int32{int32(len(ea)), int32(len(eb))}
 	slack := pairSlack(cp)
@@ -268,6 +278,20 @@ func (s *pairSearch) run(part, ea, eb []int32, a, b, cp int32) int {
 	parts := [2]int32{a, b}
 	for _, i := range s.moves[:bestAt] {
 		part[s.eid[i]] = parts[s.side[i]]
+	}
+	if bestAt > 0 {
+		la, lb := int32(0), int32(0)
+		sa, sb := slot(a), slot(b)
+		for _, e := range s.eid {
+			if part[e] == a {
+				sa[la] = e
+				la++
+			} else {
+				sb[lb] = e
+				lb++
+			}
+		}
+		loads[a], loads[b] = la, lb
 	}
 	s.reset()
 	return best

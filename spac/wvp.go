@@ -7,6 +7,7 @@ import (
 
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/metis"
+	"github.com/spac-gpu/spac/transform"
 )
 
 // WVPRandom is WVP with random placement of cut edges: a METIS vertex
@@ -66,6 +67,11 @@ func (WVPGreedy) Partition(ctx context.Context, g *matrices.Graph, inc *matrices
 type wvpConfig struct {
 	objective metis.Objective
 	place     wvpPlace
+	// twoStage: from twoLevelMinParts parts, METIS cuts the vertices into
+	// about sqrt(K) groups first, then each group into its share of the
+	// parts (SPAC's partitionVertices), instead of one K-way call whose
+	// cost grows with K. SPAC's "wvp" start uses it on large graphs.
+	twoStage bool
 }
 
 // wvpPlace is how WVP places the cut edges.
@@ -404,7 +410,13 @@ func wvpVertexPartition(ctx context.Context, g *matrices.Graph, inc *matrices.In
 		cpart = spreadByWeight(mg.Vwgt, k)
 	} else {
 		var err error
-		cpart, err = runMETIS(ctx, mg, k, metis.Options{Seed: int32(opts.Seed), Objective: cfg.objective})
+		mopts := metis.Options{Seed: int32(opts.Seed), Objective: cfg.objective}
+		if cfg.twoStage && k >= twoLevelMinParts {
+			w := &transform.WeightedGraph{Xadj: mg.Xadj, Adjncy: mg.Adjncy, Adjwgt: mg.Adjwgt}
+			cpart, err = inGroups(ctx, w, mg.Vwgt, int(math.Round(math.Sqrt(float64(k)))), k, mopts)
+		} else {
+			cpart, err = runMETIS(ctx, mg, k, mopts)
+		}
 		if err != nil {
 			return nil, err
 		}

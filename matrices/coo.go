@@ -57,7 +57,8 @@ func (s Symmetry) String() string {
 // COO is a sparse matrix in coordinate form. Entry e is (Row[e], Col[e])
 // with value Val[e]; indices are 0-based. Val is nil when the matrix carries
 // no real values (Pattern, or Complex, whose values are kept in Val and Imag
-// only when the reader was asked for them).
+// only when the reader was asked for them), and when the reader was asked
+// for the structure alone (ReadOptions.NoValues).
 type COO struct {
 	Name         string // where it came from, for messages
 	NRows, NCols int

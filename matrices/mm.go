@@ -29,7 +29,7 @@ const mmBanner = "%%MatrixMarket"
 // which Read takes). Memory follows the entries read, not the size line.
 func ReadMatrixMarket(r io.Reader, name string) (*COO, error) {
 	size := sizeHint(r)
-	return readMatrixMarket(newLineReader(r, name, size), size, 0)
+	return readMatrixMarket(newLineReader(r, name, size), size, 0, false)
 }
 
 type mmFormat struct {
@@ -106,7 +106,9 @@ func parseDim(lr *lineReader, tok []byte, what string) (int, error) {
 	return int(v), nil
 }
 
-func readMatrixMarket(lr *lineReader, size int64, maxDim int) (*COO, error) {
+// readMatrixMarket reads what ReadMatrixMarket describes; noValues reads
+// the values without keeping them (ReadOptions.NoValues).
+func readMatrixMarket(lr *lineReader, size int64, maxDim int, noValues bool) (*COO, error) {
 	line, ok := lr.next()
 	if !ok {
 		return nil, lr.eofError("expected the Matrix Market banner %q, got an empty file", mmBanner)
@@ -172,7 +174,7 @@ func readMatrixMarket(lr *lineReader, size int64, maxDim int) (*COO, error) {
 	if err := lr.checkDimension(sizeLine, what, int64(max(m.NRows, m.NCols)), nnz, "entry", "entries", maxDim); err != nil {
 		return nil, err
 	}
-	p := mmParser{lr: lr, f: f, m: m, nnz: nnz, sizeLine: sizeLine}
+	p := mmParser{lr: lr, f: f, m: m, nnz: nnz, sizeLine: sizeLine, keep: !noValues && f.field != Pattern}
 	p.alloc(size)
 	if f.array {
 		err = p.readArray()
@@ -195,6 +197,7 @@ type mmParser struct {
 	m        *COO
 	nnz      int64 // entries announced (coordinate) or implied (array)
 	sizeLine int
+	keep     bool // the values are kept in Val (and Imag)
 }
 
 // alloc reserves the entry slices. The bound against the input size keeps
@@ -210,10 +213,10 @@ func (p *mmParser) alloc(size int64) {
 	n := preallocCap(p.nnz, size, minBytes)
 	p.m.Row = make([]int32, 0, n)
 	p.m.Col = make([]int32, 0, n)
-	if p.f.field != Pattern {
+	if p.keep {
 		p.m.Val = make([]float64, 0, n)
 	}
-	if p.f.field == Complex {
+	if p.keep && p.f.field == Complex {
 		p.m.Imag = make([]float64, 0, n)
 	}
 }
@@ -261,8 +264,10 @@ func (p *mmParser) value(line []byte, i int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		p.m.Val = append(p.m.Val, re)
-		p.m.Imag = append(p.m.Imag, im)
+		if p.keep {
+			p.m.Val = append(p.m.Val, re)
+			p.m.Imag = append(p.m.Imag, im)
+		}
 		return j, nil
 	}
 	tok, j := token(line, i)
@@ -270,7 +275,9 @@ func (p *mmParser) value(line []byte, i int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	p.m.Val = append(p.m.Val, v)
+	if p.keep {
+		p.m.Val = append(p.m.Val, v)
+	}
 	return j, nil
 }
 
@@ -404,11 +411,13 @@ func (p *mmParser) fastEntry(line []byte, i int) bool {
 		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
 			return false
 		}
-		m.Val = append(m.Val, v)
+		if p.keep {
+			m.Val = append(m.Val, v)
+		}
 		i = skipSpace(line, j)
 	}
 	if i != len(line) {
-		if p.f.field != Pattern {
+		if p.keep {
 			m.Val = m.Val[:len(m.Val)-1]
 		}
 		return false

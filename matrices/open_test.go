@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -284,5 +285,43 @@ func TestReadRecordsFormat(t *testing.T) {
 		if m.Format != tc.want || m.Expanded().Format != tc.want {
 			t.Errorf("%s: format %v (expanded %v), want %v", tc.name, m.Format, m.Expanded().Format, tc.want)
 		}
+	}
+}
+
+// TestOpenNoValues: the structure alone, the same entries, and a bad value
+// still refused.
+func TestOpenNoValues(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, text := range []string{
+		"%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1.5\n2 1 -2\n3 3 1e3\n1 3 4 \n",
+		"%%MatrixMarket matrix coordinate complex symmetric\n2 2 2\n1 1 1 2\n2 1 3 -4\n",
+		"%%MatrixMarket matrix array real general\n2 1\n1\n2\n",
+	} {
+		p := write("a.mtx", text)
+		full, err := Open(p, ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bare, err := Open(p, ReadOptions{NoValues: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bare.Val != nil || bare.Imag != nil {
+			t.Errorf("%q: values kept", text)
+		}
+		if !slices.Equal(bare.Row, full.Row) || !slices.Equal(bare.Col, full.Col) || bare.Field != full.Field || bare.Symmetry != full.Symmetry {
+			t.Errorf("%q: structure differs: %+v against %+v", text, bare, full)
+		}
+	}
+	p := write("bad.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 x\n")
+	if _, err := Open(p, ReadOptions{NoValues: true}); err == nil || !strings.Contains(err.Error(), "value") {
+		t.Errorf("a bad value read without values: %v, want an error about the value", err)
 	}
 }

@@ -173,8 +173,8 @@ func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, wi
 
 // uncoarsen projects part, a partition of graph from, down to graph to,
 // refining it at every level on the way, and returns the partition of graph
-// to. The maps it passes are used up: each level's projection is written
-// over its map.
+// to. The levels it passes are used up: each level's projection is written
+// over its map, and the graph, weights and map above it are dropped.
 func (h *hierarchy) uncoarsen(ctx context.Context, from int, part []int32, k int, softLoad int64, to int, progress func(string)) ([]int32, error) {
 	for l := from - 1; l >= to; l-- {
 		if err := ctx.Err(); err != nil {
@@ -185,6 +185,12 @@ func (h *hierarchy) uncoarsen(ctx context.Context, from int, part []int32, k int
 			fine[v] = part[c]
 		}
 		part = fine
+		// Level l+1 is done with: its graph, weights and partition go, and
+		// the refinements below take their room instead of fresh pages.
+		h.graphs[l+1], h.weights[l+1] = nil, nil
+		if l+1 < len(h.maps) {
+			h.maps[l+1] = nil
+		}
 		reclaim() // the last level's refinement scratch
 		transform.Refine(h.graphs[l], h.weights[l], part, k, softLoad, refinePasses)
 		progress(fmt.Sprintf("refined %d vertices", len(part)))

@@ -3,6 +3,7 @@ package spac
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/spac-gpu/spac/internal/par"
@@ -219,7 +220,7 @@ func partnerPairs(g *matrices.Graph, inc *matrices.Incidence, part, load []int32
 // vertices get local ids; local edge i is edges[i] of side side[i].
 type pairSearch struct {
 	g      *matrices.Graph
-	local  []int32 // global vertex -> local id + 1 (0: not in the pair)
+	ids    vertexIDs
 	verts  []int32 // local id -> global vertex
 	cnt    [2][]int32
 	off    []int32 // local incidence: local vertex w's edges are inc[off[w]:off[w+1]]
@@ -234,7 +235,53 @@ type pairSearch struct {
 }
 
 func newPairSearch(g *matrices.Graph) *pairSearch {
-	return &pairSearch{g: g, local: make([]int32, g.NumVertices)}
+	return &pairSearch{g: g}
+}
+
+// vertexIDs maps the global vertices of a pair to local ids: an open
+// addressing hash table (linear probing) sized to the pair, which stays in
+// the core's cache. A global array indexed by vertex, the obvious map,
+// costs a cache miss for almost every column vertex of a large graph, and
+// 4 bytes per vertex for every worker.
+type vertexIDs struct {
+	keys  []int32 // vertex + 1; 0: empty
+	vals  []int32
+	shift uint
+	used  []int32 // the slots in use, to clear them
+}
+
+// reset empties the table and sizes it for up to n vertices.
+func (t *vertexIDs) reset(n int) {
+	for _, i := range t.used {
+		t.keys[i] = 0
+	}
+	t.used = t.used[:0]
+	size := 64
+	for size < 2*n {
+		size *= 2
+	}
+	if size > len(t.keys) {
+		t.keys = make([]int32, size)
+		t.vals = make([]int32, size)
+	}
+	t.shift = uint(32 - bits.TrailingZeros(uint(len(t.keys))))
+}
+
+// get returns w's id, giving it next when it has none yet (added: true).
+func (t *vertexIDs) get(w, next int32) (id int32, added bool) {
+	mask := uint32(len(t.keys) - 1)
+	i := (uint32(w) * 0x9e3779b1) >> t.shift
+	for {
+		switch t.keys[i] {
+		case w + 1:
+			return t.vals[i], false
+		case 0:
+			t.keys[i], t.vals[i] = w+1, next
+			t.used = append(t.used, int32(i))
+			return next, true
+		}
+		i = (i + 1) & mask
+	}
 }
 
 // pairSlack is how far above the cap FM may let a part's load stray in the
@@ -293,7 +340,6 @@ func (s *pairSearch) run(part, slots, loads []int32, a, b, cp int32) int {
 		}
 		loads[a], loads[b] = la, lb
 	}
-	s.reset()
 	return best
 }
 
@@ -309,13 +355,13 @@ func (s *pairSearch) build(ea, eb []int32) {
 	s.side = slices.Grow(s.side[:0], n)[:n]
 	s.locked = slices.Grow(s.locked[:0], n)[:n]
 	s.gain = slices.Grow(s.gain[:0], n)[:n]
+	s.ids.reset(2 * n)
 	id := func(w int32) int32 {
-		if l := s.local[w]; l > 0 {
-			return l - 1
+		l, added := s.ids.get(w, int32(len(s.verts)))
+		if added {
+			s.verts = append(s.verts, w)
 		}
-		s.verts = append(s.verts, w)
-		s.local[w] = int32(len(s.verts))
-		return int32(len(s.verts) - 1)
+		return l
 	}
 	for i, e := range s.eid {
 		s.eu[i], s.ev[i] = id(g.U[e]), id(g.V[e])
@@ -369,13 +415,6 @@ func (s *pairSearch) build(ea, eb []int32) {
 	for i := range s.eid {
 		s.gain[i] = s.gainOf(int32(i))
 		s.push(int32(i))
-	}
-}
-
-// reset clears the global-sized marks the pair set.
-func (s *pairSearch) reset() {
-	for _, w := range s.verts {
-		s.local[w] = 0
 	}
 }
 

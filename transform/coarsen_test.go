@@ -117,3 +117,26 @@ func cantContracted(tb testing.TB, scale float64) *WeightedGraph {
 	}
 	return w
 }
+
+// TestReleaseKeepsTheRest: giving back the pages of a tail leaves the rest
+// of the array as it was, whatever the alignment, and reads back as zeros.
+func TestReleaseKeepsTheRest(t *testing.T) {
+	for _, n := range []int{0, 1, 3000, 1 << 20} {
+		s := bigInt32s(n)
+		for i := range s {
+			s[i] = int32(i) + 1
+		}
+		keep := n / 3
+		release(s[keep:])
+		for i := range keep {
+			if s[i] != int32(i)+1 {
+				t.Fatalf("n=%d: s[%d] = %d after releasing s[%d:]", n, i, s[i], keep)
+			}
+		}
+		for i := keep; i < n; i++ {
+			if s[i] != 0 && s[i] != int32(i)+1 {
+				t.Fatalf("n=%d: released s[%d] = %d, want 0 or what was there", n, i, s[i])
+			}
+		}
+	}
+}

@@ -21,12 +21,30 @@ func hugePages(s []int32) {
 	if hugePagesOff.Load() {
 		return
 	}
-	const huge = 2 << 20
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s))
-	if len(b) < 2*huge {
-		return
+	if b := wholePages(s, 2<<20); b != nil {
+		_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE) // advice only: nothing to do if refused
 	}
-	start := int(-uintptr(unsafe.Pointer(&b[0])) & (huge - 1))
-	end := start + (len(b)-start)&^(huge-1)
-	_ = syscall.Madvise(b[start:end], syscall.MADV_HUGEPAGE) // advice only: nothing to do if refused
+}
+
+// wholePages returns the bytes of the whole pages of the given size inside
+// s, or nil when s spans less than two of them.
+func wholePages(s []int32, page int) []byte {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s))
+	if len(b) < 2*page {
+		return nil
+	}
+	start := int(-uintptr(unsafe.Pointer(&b[0])) & uintptr(page-1))
+	end := start + (len(b)-start)&^(page-1)
+	return b[start:end]
+}
+
+// release gives the physical pages wholly inside s back to the kernel
+// (MADV_DONTNEED): for the tail of a graph array built in more room than it
+// came to need, which was written while building and is never read again.
+// The pages stay part of the Go allocation; read again they are zero, as
+// fresh memory is, so the runtime may hand the room out again as it is.
+func release(s []int32) {
+	if b := wholePages(s, 4<<10); b != nil {
+		_ = syscall.Madvise(b, syscall.MADV_DONTNEED) // advice only
+	}
 }

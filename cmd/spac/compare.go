@@ -54,7 +54,7 @@ method's.`,
 			if err := pf.validate(); err != nil {
 				return err
 			}
-			data, err := in.load(c.Context(), args[0])
+			data, err := in.loadStructure(c.Context(), args[0])
 			if err != nil {
 				return err
 			}

@@ -89,13 +89,23 @@ func EnforceCap(g *matrices.Graph, inc *matrices.Incidence, p *Partition, capaci
 	// are dear to move, are seldom evaluated at all.
 	// The bounds are found first and the stacks sized to them: growing
 	// stacks of millions of edges costs more than the second pass.
+	// The bounds are independent: ranges of edges are bounded in parallel.
 	bound := make([]int8, m)
+	const ranges = 16
+	rangeSizes := make([][5]int, ranges)
+	par.Do(ranges, func(r int) {
+		for e := m * r / ranges; e < m*(r+1)/ranges; e++ {
+			if load[part[e]] > cp {
+				b := st.lowerBound(int32(e))
+				bound[e] = int8(b)
+				rangeSizes[r][b+2]++
+			}
+		}
+	})
 	var sizes [5]int
-	for e := range m {
-		if load[part[e]] > cp {
-			b := st.lowerBound(int32(e))
-			bound[e] = int8(b)
-			sizes[b+2]++
+	for _, rs := range rangeSizes {
+		for i, n := range rs {
+			sizes[i] += n
 		}
 	}
 	for i := range st.buckets {

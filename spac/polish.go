@@ -3,7 +3,9 @@ package spac
 import (
 	"context"
 	"fmt"
+	"slices"
 
+	"github.com/spac-gpu/spac/internal/par"
 	"github.com/spac-gpu/spac/matrices"
 )
 
@@ -90,8 +92,9 @@ func Polish(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *
 			}
 		}
 	}
-	for w := range g.NumVertices {
-		collect(int32(w))
+	cand = firstCandidates(g, inc, st, p.K)
+	for _, e := range cand {
+		inCand[e] = true
 	}
 	var moved []int32 // vertices whose edges moved in this pass
 	for pass := 0; pass < maxPasses && len(cand) > 0; pass++ {
@@ -126,4 +129,49 @@ func Polish(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *
 		}
 	}
 	return saved, nil
+}
+
+// firstCandidates is what collect gathers from every vertex in turn, in the
+// same order, computed over ranges of vertices in parallel: an edge is
+// listed by the first endpoint that collects it, the smaller one when both
+// do, and the ranges' lists are joined in order.
+func firstCandidates(g *matrices.Graph, inc *matrices.Incidence, st *capState, k int) []int32 {
+	nv := g.NumVertices
+	const ranges = 16
+	lists := make([][]int32, ranges)
+	par.DoWith(ranges, func() []int32 { return make([]int32, k) }, func(cntOf []int32, r int) {
+		var list []int32
+		for w := int32(nv * r / ranges); w < int32(nv*(r+1)/ranges); w++ {
+			if st.n[w] <= 1 {
+				continue
+			}
+			lo, hi := st.off[w], st.off[w]+st.n[w]
+			single := false
+			for i := lo; i < hi; i++ {
+				cntOf[st.lp[i]] = st.lc[i]
+				single = single || st.lc[i] == 1
+			}
+			if !single {
+				continue
+			}
+			for _, e := range inc.Edge[inc.Offsets[w]:inc.Offsets[w+1]] {
+				if cntOf[st.part[e]] != 1 {
+					continue
+				}
+				// The other endpoint, when smaller, has collected e already
+				// if it lives in more than one part and e is its only edge
+				// in e's part.
+				o := g.U[e]
+				if o == w {
+					o = g.V[e]
+				}
+				if o < w && st.n[o] > 1 && st.count(o, st.part[e]) == 1 {
+					continue
+				}
+				list = append(list, e)
+			}
+		}
+		lists[r] = list
+	})
+	return slices.Concat(lists...)
 }

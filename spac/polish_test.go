@@ -83,3 +83,36 @@ func partitionBy(t *testing.T, method string, c blCase, o Options) Partition {
 	}
 	return p
 }
+
+// TestFirstCandidatesOracle: the parallel first sweep lists the edges a
+// sweep over the vertices in order lists, in the same order.
+func TestFirstCandidatesOracle(t *testing.T) {
+	for _, c := range blCases(t) {
+		for _, o := range blOptions(t, c.g.NumEdges()) {
+			for _, method := range []string{"random", "default", "greedy"} {
+				p := partitionBy(t, method, c, o)
+				load, err := partLoads(p.Part, p.K)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st := newCapState(c.g, c.inc, p.Part, load, int32(o.Cap), nil, true)
+				var want []int32
+				seen := make([]bool, c.g.NumEdges())
+				for w := range c.g.NumVertices {
+					if st.n[w] <= 1 {
+						continue
+					}
+					for _, e := range c.inc.Edge[c.inc.Offsets[w]:c.inc.Offsets[w+1]] {
+						if st.count(int32(w), p.Part[e]) == 1 && !seen[e] {
+							seen[e] = true
+							want = append(want, e)
+						}
+					}
+				}
+				if got := firstCandidates(c.g, c.inc, st, p.K); !slices.Equal(got, want) {
+					t.Fatalf("%s %s K=%d: %d candidates, want %d (or another order)", c.name, method, o.K, len(got), len(want))
+				}
+			}
+		}
+	}
+}

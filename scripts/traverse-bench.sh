@@ -16,12 +16,15 @@
 # roots once its searches have used STRATEGY_BUDGET seconds (spac
 # --budget): the node-based strategies, 30-300x slower than the best on
 # Kronecker graphs, then search from fewer roots, which the report's roots
-# column shows. ONLY=bfs or ONLY=sssp runs that problem's steps alone (a
-# device call has a time limit: run the two in turn into one OUT).
+# column shows. ONLY=bfs or ONLY=sssp runs that problem's steps alone, and
+# SETS (a regular expression, e.g. 'kron2[34]') the sets whose label it
+# matches: a device call has a time limit, so run the parts in turn into
+# one OUT (the log and device.txt gather every part).
 #
 # Usage: scripts/traverse-bench.sh [MATRICES_DIR [OUT]]
 # Env:   SPAC (bin/gpu/spac), BUDGET (seconds, 560), STRATEGY_BUDGET (3),
-#        ROOTS (64), ROAD (nx=4000,ny=4000), ONLY (bfs, sssp or both)
+#        ROOTS (64), ROAD (nx=4000,ny=4000), ONLY (bfs, sssp or both),
+#        SETS (all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mdir=${1:-../shared/matrices}
@@ -30,6 +33,7 @@ spac=${SPAC:-bin/gpu/spac}
 budget=${BUDGET:-560}
 roots=${ROOTS:-64}
 only=${ONLY:-both}
+sets=${SETS:-.*}
 road=${ROAD:-nx=4000,ny=4000}
 mkdir -p "$out/runs" "$out/levels"
 log=$out/log.txt
@@ -41,7 +45,7 @@ t0=$SECONDS
   echo "host: $(hostname), $(nproc) cores"
   echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1)"
   echo "spac: $("$spac" --version 2>/dev/null | head -1)"
-  echo "budget: $budget s per call, ${STRATEGY_BUDGET:-3} s of searches per strategy and set, $roots roots"
+  echo "budget: $budget s per call, ${STRATEGY_BUDGET:-3} s of searches per strategy and set, $roots roots (ONLY=$only SETS=$sets)"
 } >>"$out/device.txt"
 cat "$out/device.txt" >&2
 
@@ -50,6 +54,7 @@ step() {
   local label=$1 prob=$2 graph=$3
   shift 3
   [ "$only" = both ] || [ "$only" = "$prob" ] || return 0
+  [[ "$label" =~ ^($sets)$ ]] || return 0
   local left=$((budget - (SECONDS - t0)))
   local cmd=("$spac" "$prob" "$graph" --gpu --roots "$roots" --budget "${STRATEGY_BUDGET:-3}" --format csv "$@")
   if [ "$left" -lt 5 ]; then

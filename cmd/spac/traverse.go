@@ -97,7 +97,7 @@ func traverseCommand(p problem, env environment) *cobra.Command {
 	}
 	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
 	f.cache.register(c, env)
-	fl.Float64Var(&f.budget, "budget", 0, "stop giving roots to a strategy once its searches have taken this many seconds in all (0: no limit); its row then counts fewer roots, and the table says so")
+	fl.Float64Var(&f.budget, "budget", 0, "stop giving roots to a strategy once its searches have taken this many seconds in all, as the table times them (device time with --gpu; 0: no limit); its row then counts fewer roots, and the table says so")
 	fl.StringVar(&f.levels, "levels", "", "with --gpu: also time every level of one more search per strategy from the first root (one level per CUDA graph, events around each) and write them to this CSV file")
 	fl.StringVar(&f.out, "out", "", "write the last root's arrays (from the last strategy) as NumPy .npy files into this directory: "+strings.Join(arrayFiles(p), " and "))
 	return c
@@ -363,6 +363,7 @@ type strategyRow struct {
 	TEPS            float64   `json:"teps_hmean"`
 	InspectedRate   float64   `json:"inspected_per_s_hmean"`
 	Levels          int       `json:"levels_max,omitempty"`
+	UsPerLevel      float64   `json:"us_per_level_median,omitempty"` // over the roots, each root's time over its own levels
 	InspectedPerRun float64   `json:"inspected_per_root_mean"`
 	Valid           string    `json:"valid"`
 	Runs            []rootRun `json:"runs"`
@@ -472,9 +473,11 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 				continue
 			}
 			bar.Describe(fmt.Sprintf("%s %s", p, s))
-			start := time.Now()
 			res, run, err := searchOnce(ctx, t, g, p, root, s)
-			spent[i] += time.Since(start)
+			// the search's own time, as the table counts it (the device's
+			// on the GPU): a strategy's one-time setup and the host's
+			// copies do not use its budget
+			spent[i] += time.Duration(run.Ms * float64(time.Millisecond))
 			if err != nil {
 				return fail(fmt.Errorf("%s %s from root %d: %w", p, s, inputID(g, root), err))
 			}
@@ -670,12 +673,19 @@ func (r *strategyRow) summarize() {
 	r.Roots = len(r.Runs)
 	ms, teps, rate := make([]float64, r.Roots), make([]float64, r.Roots), make([]float64, r.Roots)
 	var inspected float64
+	var perLevel []float64
 	for i, run := range r.Runs {
 		ms[i], teps[i], rate[i] = run.Ms, run.TEPS, run.InspectedRate
 		inspected += float64(run.Inspected)
 		r.Levels = max(r.Levels, run.Levels)
+		if run.Levels > 0 {
+			perLevel = append(perLevel, 1000*run.Ms/float64(run.Levels))
+		}
 	}
 	r.MedianMs = median(ms)
+	// each root over its own levels: the median time over the most levels
+	// of any root would flatter a graph whose depth varies with the root
+	r.UsPerLevel = median(perLevel)
 	r.TEPS, r.InspectedRate = validate.HarmonicMean(teps), validate.HarmonicMean(rate)
 	if r.Roots > 0 {
 		r.InspectedPerRun = inspected / float64(r.Roots)
@@ -717,6 +727,15 @@ func si(x float64) string {
 	return strconv.FormatFloat(x, 'f', digits, 64) + prefix
 }
 
+// usText is a time per level in microseconds, or none when no root had
+// levels.
+func usText(us float64, none string) string {
+	if us == 0 {
+		return none
+	}
+	return strconv.FormatFloat(us, 'f', 1, 64)
+}
+
 func levelsText(l int) string {
 	if l == 0 {
 		return "-"
@@ -725,7 +744,7 @@ func levelsText(l int) string {
 }
 
 var traverseCSVHeader = []string{"problem", "graph", "vertices", "input_edges", "arcs", "directed", "weights", "engine",
-	"strategy", "roots", "ms_per_root_median", "teps_hmean", "inspected_per_s_hmean", "levels_max", "inspected_per_root_mean", "valid"}
+	"strategy", "roots", "ms_per_root_median", "teps_hmean", "inspected_per_s_hmean", "levels_max", "inspected_per_root_mean", "valid", "us_per_level_median"}
 
 func writeTraverse(w io.Writer, format outputFormat, rep *traverseReport) error {
 	switch format {
@@ -742,7 +761,7 @@ func writeTraverse(w io.Writer, format outputFormat, rep *traverseReport) error 
 			cw.Write([]string{rep.Problem, rep.Graph, strconv.Itoa(rep.Vertices), strconv.FormatInt(rep.InputEdges, 10),
 				strconv.FormatInt(rep.Arcs, 10), strconv.FormatBool(rep.Directed), rep.Weights, rep.Engine, r.Strategy,
 				strconv.Itoa(r.Roots), fmt.Sprintf("%.4f", r.MedianMs), fmt.Sprintf("%.6g", r.TEPS), fmt.Sprintf("%.6g", r.InspectedRate),
-				levels, fmt.Sprintf("%.1f", r.InspectedPerRun), r.Valid})
+				levels, fmt.Sprintf("%.1f", r.InspectedPerRun), r.Valid, usText(r.UsPerLevel, "")})
 		}
 		cw.Flush()
 		return cw.Error()
@@ -762,7 +781,7 @@ func writeTraverse(w io.Writer, format outputFormat, rep *traverseReport) error 
 	}
 	fmt.Fprintf(w, "%s, %s, %s\n\n", rep.RootsFrom, rep.Engine, check)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "strategy\troots\tms/root (median)\tTEPS (Graph500, hmean)\tinspected/s (arcs, hmean)\tlevels\tinspected/root\tvalid\t\n")
+	fmt.Fprint(tw, "strategy\troots\tms/root (median)\tTEPS (Graph500, hmean)\tinspected/s (arcs, hmean)\tlevels\tus/level (median)\tinspected/root\tvalid\t\n")
 	var notes []string
 	for _, r := range rep.Rows {
 		valid := r.Valid
@@ -770,8 +789,8 @@ func writeTraverse(w io.Writer, format outputFormat, rep *traverseReport) error 
 			valid = "NO, see below"
 			notes = append(notes, fmt.Sprintf("%s: %s", r.Strategy, r.Valid))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%s\t%s\t%s\t%s\t%s\t\n", r.Strategy, r.Roots, r.MedianMs, si(r.TEPS), si(r.InspectedRate),
-			levelsText(r.Levels), si(r.InspectedPerRun), valid)
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Strategy, r.Roots, r.MedianMs, si(r.TEPS), si(r.InspectedRate),
+			levelsText(r.Levels), usText(r.UsPerLevel, "-"), si(r.InspectedPerRun), valid)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -719,19 +719,25 @@ extern "C" __global__ void __launch_bounds__(THREADS) pull_bfs(const long long* 
 // (close_level's work) and releases the others by a generation word. A
 // barrier that waits longer than about 4 s (a grid not all resident)
 // gives up and flags C_OVERFLOW = 2, which the host reports.
-__device__ void grid_barrier_close(int* ctl) {
+// On a road graph the barrier is most of a level, so it keeps its chain of
+// dependent memory trips short: every block counts the generations and
+// levels itself (each passes every barrier) and knows the queue capacity,
+// so thread 0 reads nothing before it arrives; the last arrival takes the
+// output count with one atomicExch; the count reaches the block's threads
+// through shared memory.
+__device__ int grid_barrier_close(int* ctl, int gen, int L, int cap) {
+    __shared__ int s_nin;
     __syncthreads();
     if (threadIdx.x == 0) {
         volatile int* c = ctl;
-        int gen = c[C_GEN];
+        int nin;
         __threadfence();
         if (atomicAdd((unsigned*)&ctl[C_TICKET], 1u) == gridDim.x - 1) {
             c[C_TICKET] = 0;
-            int out = c[C_OUT];
-            if (out > c[C_CAP]) { c[C_OVERFLOW] = 1; out = 0; }
-            c[C_IN] = out;
-            c[C_OUT] = 0;
-            c[C_LEVEL] = c[C_LEVEL] + 1;
+            nin = atomicExch(&ctl[C_OUT], 0);
+            if (nin > cap) { c[C_OVERFLOW] = 1; nin = 0; }
+            c[C_IN] = nin;
+            c[C_LEVEL] = L + 1;
             __threadfence();
             c[C_GEN] = gen + 1;
         } else {
@@ -743,20 +749,21 @@ __device__ void grid_barrier_close(int* ctl) {
                     break;
                 }
             }
+            __threadfence();
+            nin = c[C_IN];
         }
-        __threadfence();
+        s_nin = nin;
     }
     __syncthreads();
+    return s_nin;
 }
 
 template <class Op>
 __device__ void persist_run(Op op, Graph g, int* ctl, int* q0, int* q1, int twarp, int tcta) {
     volatile int* c = ctl;
     unsigned long long insp = 0;
-    while (true) {
-        int nin = c[C_IN];
-        if (nin == 0) break;
-        int L = c[C_LEVEL];
+    int nin = c[C_IN], L = c[C_LEVEL], gen = c[C_GEN], cap = c[C_CAP];
+    while (nin != 0) {
         const int* qin = (L & 1) ? q1 : q0;
         int* qout = (L & 1) ? q0 : q1;
         if (twarp > 0) {
@@ -769,7 +776,9 @@ __device__ void persist_run(Op op, Graph g, int* ctl, int* q0, int* q1, int twar
                 expand_range(op, g, ctl, qout, u, op.source(u), b, e, L, 1);
             }
         }
-        grid_barrier_close(ctl);
+        nin = grid_barrier_close(ctl, gen, L, cap);
+        gen++;
+        L++;
     }
     if (insp) atomicAdd((unsigned long long*)&ctl[C_INSPECTED], insp);
 }

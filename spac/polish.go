@@ -71,26 +71,12 @@ func Polish(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *
 	touched := make([]bool, g.NumVertices)
 	var cand []int32
 	collect := func(w int32) {
-		// A vertex in one part loses no copy by moving an edge: any saving
-		// must come from its other endpoint, which collects the edge.
-		if st.n[w] <= 1 {
-			return
-		}
-		lo, hi := st.off[w], st.off[w]+st.n[w]
-		single := false
-		for i := lo; i < hi; i++ {
-			cntOf[st.lp[i]] = st.lc[i]
-			single = single || st.lc[i] == 1
-		}
-		if !single {
-			return
-		}
-		for _, e := range inc.Edge[inc.Offsets[w]:inc.Offsets[w+1]] {
-			if cntOf[st.part[e]] == 1 && !inCand[e] {
+		forSingleEdges(st, inc, w, cntOf, func(e int32) {
+			if !inCand[e] {
 				inCand[e] = true
 				cand = append(cand, e)
 			}
-		}
+		})
 	}
 	cand = firstCandidates(g, inc, st, p.K)
 	for _, e := range cand {
@@ -131,6 +117,30 @@ func Polish(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *
 	return saved, nil
 }
 
+// forSingleEdges calls f for each edge of w that is w's only edge in its
+// part, in incidence order. A vertex in one part loses no copy by moving
+// an edge: any saving must come from its other endpoint, which lists the
+// edge. cntOf is scratch of a count per part.
+func forSingleEdges(st *capState, inc *matrices.Incidence, w int32, cntOf []int32, f func(e int32)) {
+	if st.n[w] <= 1 {
+		return
+	}
+	lo, hi := st.off[w], st.off[w]+st.n[w]
+	single := false
+	for i := lo; i < hi; i++ {
+		cntOf[st.lp[i]] = st.lc[i]
+		single = single || st.lc[i] == 1
+	}
+	if !single {
+		return
+	}
+	for _, e := range inc.Edge[inc.Offsets[w]:inc.Offsets[w+1]] {
+		if cntOf[st.part[e]] == 1 {
+			f(e)
+		}
+	}
+}
+
 // firstCandidates is what collect gathers from every vertex in turn, in the
 // same order, computed over ranges of vertices in parallel: an edge is
 // listed by the first endpoint that collects it, the smaller one when both
@@ -142,23 +152,8 @@ func firstCandidates(g *matrices.Graph, inc *matrices.Incidence, st *capState, k
 	par.DoWith(ranges, func() []int32 { return make([]int32, k) }, func(cntOf []int32, r int) {
 		var list []int32
 		for w := int32(nv * r / ranges); w < int32(nv*(r+1)/ranges); w++ {
-			if st.n[w] <= 1 {
-				continue
-			}
-			lo, hi := st.off[w], st.off[w]+st.n[w]
-			single := false
-			for i := lo; i < hi; i++ {
-				cntOf[st.lp[i]] = st.lc[i]
-				single = single || st.lc[i] == 1
-			}
-			if !single {
-				continue
-			}
-			for _, e := range inc.Edge[inc.Offsets[w]:inc.Offsets[w+1]] {
-				if cntOf[st.part[e]] != 1 {
-					continue
-				}
-				// The other endpoint, when smaller, has collected e already
+			forSingleEdges(st, inc, w, cntOf, func(e int32) {
+				// The other endpoint, when smaller, has listed e already
 				// if it lives in more than one part and e is its only edge
 				// in e's part.
 				o := g.U[e]
@@ -166,10 +161,10 @@ func firstCandidates(g *matrices.Graph, inc *matrices.Incidence, st *capState, k
 					o = g.V[e]
 				}
 				if o < w && st.n[o] > 1 && st.count(o, st.part[e]) == 1 {
-					continue
+					return
 				}
 				list = append(list, e)
-			}
+			})
 		}
 		lists[r] = list
 	})

@@ -131,4 +131,26 @@
 // entries (LB's duplicates); edge strategies add 4 bytes per arc (COO
 // sources), LB and hp 12 bytes per queue entry (degrees and their scan),
 // ns 12 bytes per piece.
+//
+// # Many-source BFS
+//
+// Engine.NewMSBFS prepares many-source BFS (MS-BFS, Then et al., VLDB
+// 2015; msbfs.go, kernels/msbfs.cu) on the engine's CSR: MSBFS.Run
+// searches from up to MSBFSWidth (64) roots at once, bit i of three 64-bit
+// words per vertex (seen, visit, next) standing for root i, and returns
+// every root's depths, equal to BFS's (root-major int32, -1 unreached;
+// no parents). A level pushes each frontier vertex's visit word to its
+// out-neighbours with atomic ORs (TWC's grouping over a frontier queue),
+// or, while the frontier is large, pulls: every vertex ORs its
+// in-neighbours' words, wanting only the roots still searching that have
+// not reached it, and stops once it has them all (Beamer's rule on the
+// batch's words, MSBFSOptions; push only without in-arcs). A settle pass
+// over every vertex then moves the new bits into seen and visit and writes
+// the depths, a warp's writes for one root 32 consecutive words. The level
+// loop is the engine's (captured graphs, posts to mapped memory), with
+// the MSBFS's own control block, queues and post counter, so that Engine
+// searches and MSBFS batches may alternate. Memory: 288 bytes per vertex
+// (a depth per root of a full batch, three words, two queues). The settle
+// pass reads 16 to 32 bytes per vertex per level whatever the frontier,
+// which graphs of thousands of levels (roads) pay for.
 package traversal

@@ -48,6 +48,7 @@ type traverseFlags struct {
 	levels        string
 	cache         cacheFlags // spac-schedule's SPAC schedules
 	budget        float64    // seconds of searches per strategy, 0: no limit
+	batch         bool       // --batch: many-source BFS (traverse_batch.go)
 }
 
 // traverseCommand is 'spac bfs' or 'spac sssp'.
@@ -97,6 +98,7 @@ func traverseCommand(p problem, env environment) *cobra.Command {
 	}
 	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
 	f.cache.register(c, env)
+	registerBatch(c, &f)
 	fl.Float64Var(&f.budget, "budget", 0, "stop giving roots to a strategy once its searches have taken this many seconds in all, as the table times them (device time with --gpu; 0: no limit); its row then counts fewer roots, and the table says so")
 	fl.StringVar(&f.levels, "levels", "", "with --gpu: also time every level of one more search per strategy from the first root (one level per CUDA graph, events around each) and write them to this CSV file")
 	fl.StringVar(&f.out, "out", "", "write the last root's arrays (from the last strategy) as NumPy .npy files into this directory: "+strings.Join(arrayFiles(p), " and "))
@@ -388,6 +390,9 @@ type traverseReport struct {
 }
 
 func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) error {
+	if f.batch {
+		return runTraverseBatch(c, p, arg, f)
+	}
 	st, err := f.parse(c, p, arg)
 	if err != nil {
 		return err

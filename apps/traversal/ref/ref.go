@@ -7,6 +7,9 @@
 // (+Inf unreached) and predecessors as int32 (-1 unreached, the root its
 // own). DirectionOptimizingBFS (Beamer's top-down/bottom-up switch) is the
 // reference for pulling strategies: same depths, far fewer arcs inspected.
+// MultiSourceBFS (MS-BFS) computes the depths from many roots, 64 at a
+// time with a bit per root in a word per vertex: the reference of the
+// GPU's many-source BFS.
 //
 // # Complexity and memory
 //

@@ -90,8 +90,10 @@
 //   - Persistent (persistent, persistent-twc): one kernel runs the whole
 //     search, one block per multiprocessor (all resident), the levels
 //     separated by a software grid barrier whose last arrival closes the
-//     level: 10.9 to 12 us per level on the road graph (BFS 70 to 78 ms,
-//     against 190 ms for thread and Gunrock's 82 us per level on
+//     level (each block counts the levels itself, so the barrier is a
+//     fence, one atomic, a spin and a fence): 11.4 us per level on the road
+//     graph, each root's time over its own levels (BFS 74.5 ms per root,
+//     against 186 ms for thread and Gunrock's 82 us per level on
 //     road_usa). Its grid is small, so on Kronecker graphs the captured
 //     loop with lb-cull or edge wins (few levels, much work each).
 //
@@ -110,7 +112,7 @@
 // 6.6, thread 0.80 (a thread expands a hub of the frontier alone). SSSP
 // (float weights in (0,1]): delta-stepping 3.9 GTEPS (1.9 arcs relaxed
 // per arc), near-far 2.9 and lb-cull 2.7 (4.6 per arc). Road 4000 x 4000
-// BFS: persistent 0.29 GTEPS (10.4 us per level), thread 0.12 (25 us);
+// BFS: persistent 0.28 GTEPS (11.4 us per level, per root), thread 0.11;
 // road SSSP: near-far 0.91 s with 1.23 arcs relaxed per arc, over 10,803
 // levels at 84 us, most of it the scan's fixed cost; delta-stepping
 // needs 2.4x the levels there and loses (2.3 s).

@@ -72,6 +72,7 @@ Typical use:
 	root.AddCommand(cgCommand(env))
 	root.AddCommand(traverseCommand(problemBFS, env), traverseCommand(problemSSSP, env))
 	root.AddCommand(apspCommand())
+	root.AddCommand(traverseGroupCommand())
 	return root
 }
 

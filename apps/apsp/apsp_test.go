@@ -16,8 +16,13 @@ import (
 )
 
 func TestPTXMatchesSource(t *testing.T) {
-	if err := Module.CheckSource(gpu.ReadKernelSource(t, "apps/apsp/kernels/apsp.cu")); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		mod gpu.PTXModule
+		src string
+	}{{Module, "apps/apsp/kernels/apsp.cu"}, {SSSPAllModule, "apps/apsp/kernels/ssspall.cu"}} {
+		if err := c.mod.CheckSource(gpu.ReadKernelSource(t, c.src)); err != nil {
+			t.Error(err)
+		}
 	}
 }
 
@@ -328,25 +333,163 @@ func TestCancel(t *testing.T) {
 	}
 }
 
-// TestChoose: Auto picks Dijkstra on sparse graphs, Floyd-Warshall on
-// dense ones, and the blocked kernels on the GPU.
+// TestChoose: Auto picks Dijkstra on sparse graphs and Floyd-Warshall on
+// dense ones on the CPU; on the GPU sssp-all below the crossover degree
+// of GPUCrossover and fw-blocked above it.
 func TestChoose(t *testing.T) {
-	sparse, err := graph.Build(traversaltest.Random("sparse", 2000, 4000, false, 1), graph.Options{Weights: graph.Weights{Kind: graph.UniformFloat}})
-	if err != nil {
-		t.Fatal(err)
+	build := func(name string, n, m int) *graph.Graph {
+		g, err := graph.Build(traversaltest.Random(name, n, m, true, 1), graph.Options{Weights: graph.Weights{Kind: graph.UniformFloat}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
 	}
-	dense, err := graph.Build(traversaltest.Random("dense", 100, 3000, false, 1), graph.Options{Weights: graph.Weights{Kind: graph.UniformFloat}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
+	sparse, dense := build("sparse", 2000, 8000), build("dense", 100, 6000)
+	cases := []struct {
 		g     *graph.Graph
 		onGPU bool
 		want  Method
-	}{{sparse, false, SSSPAll}, {dense, false, FW}, {sparse, true, FWBlocked}} {
-		if got := Choose(c.g, c.onGPU); got != c.want {
-			t.Errorf("%s (gpu %v): %v, want %v", c.g.Name, c.onGPU, got, c.want)
+	}{{sparse, false, SSSPAll}, {dense, false, FW}, {dense, true, FWBlocked}}
+	below := SSSPAll
+	if !GPUCrossoverMeasured {
+		below = FWBlocked // estimates route no one
+	}
+	for _, n := range []int{1000, 3000, 8192, 20000} {
+		if c := CrossoverDegree(n); c*float64(n) >= 2 {
+			cases = append(cases, struct {
+				g     *graph.Graph
+				onGPU bool
+				want  Method
+			}{build("below", n, int(c*float64(n)/2)), true, below})
 		}
+		cases = append(cases, struct {
+			g     *graph.Graph
+			onGPU bool
+			want  Method
+		}{build("above", n, int(2*CrossoverDegree(n)*float64(n))+n), true, FWBlocked})
+	}
+	for _, c := range cases {
+		if got := Choose(c.g, c.onGPU); got != c.want {
+			t.Errorf("%s, %d vertices, %d arcs (gpu %v): %v, want %v", c.g.Name, c.g.NumVertices, c.g.NumArcs(), c.onGPU, got, c.want)
+		}
+	}
+}
+
+// TestCrossoverDegree: the GPU rule passes through GPUCrossover's rows,
+// interpolates between them, scales with n outside them, and never
+// decreases with n (the table's rows grow: the model of its comment).
+func TestCrossoverDegree(t *testing.T) {
+	rows := GPUCrossover
+	for i, r := range rows {
+		if r.Degree < 0 || i > 0 && (r.N <= rows[i-1].N || r.Degree < rows[i-1].Degree) {
+			t.Fatalf("GPUCrossover row %d %+v: want increasing N and non-decreasing, non-negative degrees", i, r)
+		}
+		if got := CrossoverDegree(r.N); got != r.Degree {
+			t.Errorf("n=%d: %v, the table says %v", r.N, got, r.Degree)
+		}
+	}
+	first, last := rows[0], rows[len(rows)-1]
+	if got, want := CrossoverDegree(first.N/2), first.Degree/2; got != want {
+		t.Errorf("n=%d: %v, want %v", first.N/2, got, want)
+	}
+	if got, want := CrossoverDegree(2*last.N), 2*last.Degree; got != want {
+		t.Errorf("n=%d: %v, want %v", 2*last.N, got, want)
+	}
+	prev := 0.0
+	for n := 1; n <= 4*last.N; n += 97 {
+		d := CrossoverDegree(n)
+		if d < prev {
+			t.Fatalf("n=%d: %v, below n=%d's %v", n, d, n-97, prev)
+		}
+		prev = d
+	}
+}
+
+// TestPickBatch: the batch is the request (or DefaultBatch), capped by the
+// vertices rounded up to 32, halved in multiples of 32 until it fits, and
+// refused when 32 sources do not fit.
+func TestPickBatch(t *testing.T) {
+	for _, c := range []struct {
+		n, want int
+		avail   int64
+		paths   bool
+		batch   int
+		err     string
+	}{
+		{1, 0, 1 << 30, false, 32, ""},
+		{100, 0, 1 << 30, false, 128, ""},
+		{8192, 0, 1 << 30, false, DefaultBatch, ""},
+		{8192, 256, 1 << 30, true, 256, ""},
+		{8192, 4096, 1 << 40, false, 4096, ""},
+		{8192, 0, BatchBytes(8192, 512, false), false, 512, ""},
+		{8192, 0, BatchBytes(8192, 512, true) - 1, true, 256, ""},
+		{8192, 1024, BatchBytes(8192, 32, false) + 1, false, 32, ""},
+		{8192, 0, BatchBytes(8192, 32, false) - 1, false, 0, "GiB of device memory for a batch of 32"},
+	} {
+		got, err := pickBatch(c.n, c.want, c.avail, c.paths)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%+v: %d, %v; want an error saying %q", c, got, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.batch {
+			t.Errorf("%+v: %d, %v; want %d", c, got, err, c.batch)
+		}
+		if got%32 != 0 || BatchBytes(c.n, got, c.paths) > c.avail {
+			t.Errorf("%+v: batch %d is not a fitting multiple of 32", c, got)
+		}
+	}
+	for _, b := range []int{0, 32, 1024, MaxBatch} {
+		if err := CheckBatch(b); err != nil {
+			t.Errorf("batch %d: %v", b, err)
+		}
+	}
+	for _, b := range []int{-32, 16, 48, MaxBatch + 32} {
+		if err := CheckBatch(b); err == nil {
+			t.Errorf("batch %d accepted", b)
+		}
+	}
+}
+
+// TestNextHopsFromTrees: next hops from a predecessor tree, and the
+// refusal of predecessors that are no tree (what a kernel bug would leave).
+func TestNextHopsFromTrees(t *testing.T) {
+	// Source 0: 0 -> 1 -> 2 -> 3, 0 -> 4; 5 unreached.
+	next := make([]int32, 6)
+	if err := nextHops(0, []int32{0, 0, 1, 2, 0, -1}, next); err != nil || !slices.Equal(next, []int32{0, 1, 1, 1, 4, -1}) {
+		t.Errorf("next hops %v (%v), want [0 1 1 1 4 -1]", next, err)
+	}
+	for _, bad := range [][]int32{
+		{0, 2, 3, 1},  // 1 -> 2 -> 3 -> 1: a cycle
+		{0, 0, 9, 0},  // beyond the vertices
+		{0, 0, 3, -1}, // through an unreached vertex
+	} {
+		if err := nextHops(0, bad, make([]int32, len(bad))); err == nil {
+			t.Errorf("predecessors %v accepted", bad)
+		}
+	}
+}
+
+// TestWeightBits: the kernels' weights: float32 bits with -0 as +0, or
+// int32.
+func TestWeightBits(t *testing.T) {
+	g := &graph.Graph{Weight: []float32{float32(math.Copysign(0, -1)), 0.5, 3}}
+	if got, want := weightBits[float32](g), []uint32{0, math.Float32bits(0.5), math.Float32bits(3)}; !slices.Equal(got, want) {
+		t.Errorf("float32: %#x, want %#x", got, want)
+	}
+	if got, want := weightBits[int32](&graph.Graph{Weight: []float32{0, 7, 16777216}}), []uint32{0, 7, 16777216}; !slices.Equal(got, want) {
+		t.Errorf("int32: %v, want %v", got, want)
+	}
+}
+
+// TestNoCUDA: without CUDA the solver says so.
+func TestNoCUDA(t *testing.T) {
+	if gpu.Built {
+		t.Skip("a CUDA build")
+	}
+	if _, err := NewSolver(nil); !errors.Is(err, gpu.ErrNoCUDA) {
+		t.Errorf("NewSolver: %v, want gpu.ErrNoCUDA", err)
 	}
 }
 

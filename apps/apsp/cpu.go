@@ -166,7 +166,7 @@ func AllSources[T Weight](ctx context.Context, g *graph.Graph, paths bool) (*Mat
 			pred = r.Pred
 		}
 		if paths {
-			nextHops(int32(s), pred, m.Next[s*n:(s+1)*n])
+			return nextHops(int32(s), pred, m.Next[s*n:(s+1)*n])
 		}
 		return nil
 	})
@@ -177,11 +177,15 @@ func AllSources[T Weight](ctx context.Context, g *graph.Graph, paths bool) (*Mat
 }
 
 // nextHops fills next (one source's row) from the predecessor tree of a
-// search from s: the hop after s toward v is the vertex of v's tree path
-// whose predecessor is s. Each vertex is resolved once (the walk stops at
-// the first resolved ancestor), O(N).
-func nextHops(s int32, pred, next []int32) {
+// search from s (pred[v] < 0: unreached): the hop after s toward v is the
+// vertex of v's tree path whose predecessor is s. Each vertex is resolved
+// once (the walk stops at the first resolved ancestor), O(N). It fails
+// when the predecessors do not form a tree rooted at s (a walk longer than
+// N, or one that leaves the vertices or meets an unreached one): what a
+// kernel bug would leave.
+func nextHops(s int32, pred, next []int32) error {
 	const unknown = math.MinInt32
+	n := len(pred)
 	for v, p := range pred {
 		next[v] = unknown
 		if p < 0 {
@@ -192,16 +196,23 @@ func nextHops(s int32, pred, next []int32) {
 	var stack []int32
 	for v := range next {
 		for u := int32(v); next[u] == unknown; u = pred[u] {
+			if len(stack) >= n || pred[u] >= int32(n) {
+				return fmt.Errorf("the predecessors from source %d do not form a tree (at vertex %d)", s, v)
+			}
 			stack = append(stack, u)
 		}
 		for len(stack) > 0 {
 			w := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if p := pred[w]; p == s {
+			switch p := pred[w]; {
+			case p == s:
 				next[w] = w
-			} else {
+			case next[p] < 0:
+				return fmt.Errorf("the predecessors from source %d lead vertex %d to %d, which is unreached", s, w, p)
+			default:
 				next[w] = next[p]
 			}
 		}
 	}
+	return nil
 }

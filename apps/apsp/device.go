@@ -69,11 +69,12 @@ const (
 	reserve = 256 << 20
 )
 
-// Solver runs the Floyd-Warshall kernels on one device, one call at a
-// time.
+// Solver runs the all-pairs kernels (Floyd-Warshall's and sssp-all's) on
+// one device, one call at a time.
 type Solver struct {
 	d   *gpu.Device
-	mod *gpu.Module
+	mod *gpu.Module // Module: Floyd-Warshall
+	ms  *gpu.Module // SSSPAllModule: shortest paths from every source
 }
 
 // NewSolver loads the kernels on d. Without CUDA it returns gpu.ErrNoCUDA.
@@ -88,7 +89,11 @@ func NewSolver(d *gpu.Device) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Solver{d: d, mod: mod}, nil
+	ms, err := d.LoadModule(SSSPAllModule)
+	if err != nil {
+		return nil, err
+	}
+	return &Solver{d: d, mod: mod, ms: ms}, nil
 }
 
 // pitch is the row length of method's device matrix: N, or N rounded up
@@ -128,46 +133,54 @@ func (s *Solver) fits(n, pitch int, paths bool, typ string) error {
 		what += " and its int32 next hops"
 	}
 	most, _ := s.MaxVertices(paths)
-	return fmt.Errorf("apsp: %d vertices need %.2f GiB of device memory (%s), but %.2f GiB of %.2f GiB are free (%d MiB kept for the driver): at most about %d vertices fit",
+	return fmt.Errorf("apsp: %d vertices need %.2f GiB of device memory (%s), but %.2f GiB of %.2f GiB are free (%d MiB kept for the driver): at most about %d vertices fit; sssp-all keeps the matrix on the host and needs only a batch of rows on the device",
 		n, gib(need), what, gib(free), gib(total), reserve>>20, most)
 }
 
 func gib(b int64) float64 { return float64(b) / (1 << 30) }
 
 // SolveGPU computes g's all-pairs shortest paths on the device with opt's
-// method (Auto: FWBlocked) and returns them, the method that ran, and the
-// device time of the kernels (between CUDA events: the copies excluded).
-// The device memory is checked before the host matrix is built.
-func SolveGPU[T Weight](ctx context.Context, s *Solver, g *graph.Graph, opt Options) (*Matrix[T], Method, time.Duration, error) {
+// method and returns them with what ran: the method (Auto resolved by
+// Choose, and sssp-all where Choose's fw-blocked would not fit the device
+// memory but a batch of sssp-all does) and the kernels' device time
+// (between CUDA events: the copies excluded), with sssp-all's batches and
+// rounds. Floyd-Warshall's device memory is checked before the host
+// matrix is built.
+func SolveGPU[T Weight](ctx context.Context, s *Solver, g *graph.Graph, opt Options) (*Matrix[T], Run, error) {
 	method := opt.Method
 	if method == Auto {
 		method = Choose(g, true)
+		if method == FWBlocked && s.fits(g.NumVertices, pitch(g.NumVertices, method, opt.tile()), opt.Paths, TypeName[T]()) != nil {
+			if _, err := s.ssspAllBatch(g, opt); err == nil {
+				method = SSSPAll
+			}
+		}
 	}
+	run := Run{Method: method}
+	opt.Method = method
 	if method == SSSPAll {
-		return nil, method, 0, errors.New("apsp: sssp-all runs on the CPU only for now (the GPU's many-source SSSP is issue 18's item 2): drop --gpu, or use fw-blocked")
+		return AllSourcesGPU[T](ctx, s, g, opt)
 	}
 	if method == FWBlocked {
 		if err := checkTile(opt.tile()); err != nil {
-			return nil, method, 0, err
+			return nil, run, err
 		}
 	}
 	if err := checkWeights[T](g); err != nil {
-		return nil, method, 0, err
+		return nil, run, err
 	}
 	n := g.NumVertices
 	if err := s.fits(n, pitch(n, method, opt.tile()), opt.Paths, TypeName[T]()); err != nil {
-		return nil, method, 0, err
+		return nil, run, err
 	}
 	m, err := Dense[T](g, opt.Paths)
 	if err != nil {
-		return nil, method, 0, err
+		return nil, run, err
 	}
-	opt.Method = method
-	elapsed, err := RunGPU(ctx, s, m, opt)
-	if err != nil {
-		return nil, method, 0, err
+	if run.Elapsed, err = RunGPU(ctx, s, m, opt); err != nil {
+		return nil, run, err
 	}
-	return m, method, elapsed, nil
+	return m, run, nil
 }
 
 // RunGPU runs Floyd-Warshall (opt.Method FW or FWBlocked) on m in place on

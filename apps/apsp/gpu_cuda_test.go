@@ -65,10 +65,11 @@ func sameAsCPU[T Weight](t *testing.T, s *Solver, name string, g *graph.Graph, p
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _, elapsed, err := SolveGPU[T](ctx, s, g, o.Options)
+		got, run, err := SolveGPU[T](ctx, s, g, o.Options)
 		if err != nil {
 			t.Fatalf("%s %s %s: %v", name, TypeName[T](), o.name, err)
 		}
+		elapsed := run.Elapsed
 		what := fmt.Sprintf("%s (%d vertices) %s %s paths=%v", name, g.NumVertices, TypeName[T](), o.name, paths)
 		if err := Equal(got, want); err != nil {
 			t.Errorf("%s: GPU against its CPU reference: %v", what, err)
@@ -123,7 +124,7 @@ func TestGPUTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, _, err = SolveGPU[float32](context.Background(), s, g, Options{Method: FWBlocked})
+	_, _, err = SolveGPU[float32](context.Background(), s, g, Options{Method: FWBlocked})
 	if err == nil || !strings.Contains(err.Error(), "GiB of device memory") || !strings.Contains(err.Error(), "vertices fit") {
 		t.Fatalf("262144 vertices: %v", err)
 	}
@@ -237,10 +238,17 @@ func BenchmarkFloydWarshall(b *testing.B) {
 	}
 }
 
-// TestBenchmarkTable (SPAC_APSP_BENCH=1) prints the table of issue 18:
-// every kernel for n = 1024 to 8192 (SPAC_APSP_SIZES overrides, comma-
-// separated), float32 and int32, ms, G relaxations per second, the
-// fraction of the add/min peak and the speed-up over the naive kernel;
+// TestBenchmarkTable (SPAC_APSP_BENCH=1) prints the tables of issue 18
+// named in SPAC_APSP_TABLES (comma-separated; default fw,crossover) for n
+// = 1024 to 8192 (SPAC_APSP_SIZES overrides, comma-separated):
+//
+//   - fw: every Floyd-Warshall kernel, float32 and int32, ms, G
+//     relaxations per second, the fraction of the add/min peak and the
+//     speed-up over the naive kernel;
+//   - crossover: fw-blocked against sssp-all on random graphs of every
+//     density (crossoverTable), from which GPUCrossover, Auto's rule, is
+//     read;
+//
 // then (SPAC_APSP_LARGEST=1) the blocked kernel on the largest n that
 // fits, validated against Dijkstra from a few sources.
 func TestBenchmarkTable(t *testing.T) {
@@ -248,17 +256,50 @@ func TestBenchmarkTable(t *testing.T) {
 		t.Skip("set SPAC_APSP_BENCH=1 to measure")
 	}
 	s := gpuSolver(t)
-	sizes := []int{1024, 2048, 4096, 8192}
-	if env := os.Getenv("SPAC_APSP_SIZES"); env != "" {
-		sizes = nil
-		for _, f := range strings.Split(env, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil {
-				t.Fatalf("SPAC_APSP_SIZES: %v", err)
-			}
-			sizes = append(sizes, n)
+	sizes := envInts(t, "SPAC_APSP_SIZES", "1024,2048,4096,8192")
+	tables := map[string]bool{}
+	for _, f := range strings.Split(envOr("SPAC_APSP_TABLES", "fw,crossover"), ",") {
+		switch f = strings.TrimSpace(f); f {
+		case "fw", "crossover":
+			tables[f] = true
+		default:
+			t.Fatalf("SPAC_APSP_TABLES: %q: want fw and/or crossover", f)
 		}
 	}
+	if tables["fw"] {
+		fwTable(t, s, sizes)
+	}
+	if tables["crossover"] {
+		crossoverTable(t, s, sizes)
+	}
+	if os.Getenv("SPAC_APSP_LARGEST") == "1" {
+		largest(t, s)
+	}
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// envInts reads a comma-separated list of integers from name (def when
+// unset).
+func envInts(t *testing.T, name, def string) []int {
+	var out []int
+	for _, f := range strings.Split(envOr(name, def), ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// fwTable is the fw part of TestBenchmarkTable.
+func fwTable(t *testing.T, s *Solver, sizes []int) {
 	t.Logf("%s, %d MHz: add/min peak %.1f T relaxations/s", s.d.Info(), s.d.ClockKHz()/1000, s.PeakRelaxations()/1e12)
 	t.Logf("%6s %-22s %-8s %10s %12s %7s %8s", "n", "kernel", "type", "ms", "G relax/s", "peak", "x naive")
 	for _, n := range sizes {
@@ -283,9 +324,6 @@ func TestBenchmarkTable(t *testing.T) {
 			}
 		}
 	}
-	if os.Getenv("SPAC_APSP_LARGEST") == "1" {
-		largest(t, s)
-	}
 }
 
 // largest runs the blocked kernel (int32, the default tile) on the
@@ -299,10 +337,11 @@ func largest(t *testing.T, s *Solver) {
 	n := min(most, 65536) / 1024 * 1024
 	g := benchGraph(t, n, true)
 	start := time.Now()
-	m, _, el, err := SolveGPU[int32](context.Background(), s, g, Options{Method: FWBlocked})
+	m, run, err := SolveGPU[int32](context.Background(), s, g, Options{Method: FWBlocked})
 	if err != nil {
 		t.Fatal(err)
 	}
+	el := run.Elapsed
 	t.Logf("largest: n = %d (the device would hold %d), fw-blocked/%d int32 in %.1f ms on the device (%.1f s in all, copies included), %.1f%% of the add/min peak",
 		n, most, DefaultTile, float64(el)/1e6, time.Since(start).Seconds(),
 		100*float64(n)*float64(n)*float64(n)/el.Seconds()/s.PeakRelaxations())

@@ -253,25 +253,38 @@ func Check[T Weight](m, w *Matrix[T]) error {
 		return nil
 	}
 	for i := range n {
-		for j := range n {
-			p, err := m.Path(i, j)
-			if err != nil {
-				return err
+		if err := m.checkPathsFrom(w, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkPathsFrom walks the next hops from i to every vertex: each path
+// made of arcs of w, whose weights added give d(i,j) exactly for int32,
+// within Tolerance for float32, and none for the unreachable pairs. Check's
+// path part, for one source: O(N x hops).
+func (m *Matrix[T]) checkPathsFrom(w *Matrix[T], i int) error {
+	n, inf := m.N, Inf[T]()
+	_, integer := any(inf).(int32)
+	for j := range n {
+		p, err := m.Path(i, j)
+		if err != nil {
+			return err
+		}
+		if (p == nil) != (m.At(i, j) == inf) {
+			return fmt.Errorf("pair %d->%d: distance %v but next hop %d", i, j, m.At(i, j), m.Next[i*n+j])
+		}
+		var sum float64
+		for h := 1; h < len(p); h++ {
+			a := w.At(int(p[h-1]), int(p[h]))
+			if a == inf {
+				return fmt.Errorf("path %d->%d %v uses %d->%d, not an arc", i, j, p, p[h-1], p[h])
 			}
-			if (p == nil) != (m.At(i, j) == inf) {
-				return fmt.Errorf("pair %d->%d: distance %v but next hop %d", i, j, m.At(i, j), m.Next[i*n+j])
-			}
-			var sum float64
-			for h := 1; h < len(p); h++ {
-				a := w.At(int(p[h-1]), int(p[h]))
-				if a == inf {
-					return fmt.Errorf("path %d->%d %v uses %d->%d, not an arc", i, j, p, p[h-1], p[h])
-				}
-				sum += float64(a)
-			}
-			if d := float64(m.At(i, j)); p != nil && ((integer && sum != d) || (!integer && math.Abs(sum-d) > Tolerance(n)*max(sum, d))) {
-				return fmt.Errorf("path %d->%d %v weighs %v, the distance is %v", i, j, p, sum, d)
-			}
+			sum += float64(a)
+		}
+		if d := float64(m.At(i, j)); p != nil && ((integer && sum != d) || (!integer && math.Abs(sum-d) > Tolerance(n)*max(sum, d))) {
+			return fmt.Errorf("path %d->%d %v weighs %v, the distance is %v", i, j, p, sum, d)
 		}
 	}
 	return nil

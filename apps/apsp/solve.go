@@ -3,7 +3,6 @@ package apsp
 import (
 	"context"
 	"fmt"
-	"math/bits"
 
 	"github.com/spac-gpu/spac/apps/traversal/graph"
 	"github.com/spac-gpu/spac/internal/enum"
@@ -16,7 +15,7 @@ const (
 	Auto      Method = iota // Choose picks one from the graph's size and density
 	FW                      // Floyd-Warshall, a step per k over the whole matrix (the naive kernel)
 	FWBlocked               // blocked Floyd-Warshall, three phases per round of Tile values of k
-	SSSPAll                 // Dijkstra from every source (CPU only for now)
+	SSSPAll                 // shortest paths from every source: Dijkstra on the CPU, batched label-correcting searches on the GPU
 )
 
 var methodNames = enum.New("method",
@@ -35,11 +34,15 @@ func ParseMethod(s string) (Method, error) { return methodNames.Parse(s) }
 func MethodNames() []string { return methodNames.Names() }
 
 // Options says how Solve and SolveGPU work; the zero value is Auto,
-// without next hops, with DefaultTile.
+// without next hops, with DefaultTile and DefaultBatch.
 type Options struct {
 	Method Method
 	Paths  bool // also compute the next-hop matrix
 	Tile   int  // FWBlocked's tile: one of Tiles (0: DefaultTile)
+	// Batch is SSSPAll's sources per batch on the GPU: a multiple of 32
+	// up to MaxBatch (0: DefaultBatch); fewer when the device memory is
+	// short or the graph smaller. The CPU ignores it.
+	Batch int
 }
 
 func (o Options) tile() int {
@@ -47,31 +50,6 @@ func (o Options) tile() int {
 		return DefaultTile
 	}
 	return o.Tile
-}
-
-// Choose is Auto's pick for g on the CPU: Dijkstra from every source when
-// the graph is sparse enough that N searches of O((N + M) log N) heap work beat
-// Floyd-Warshall's N^3 relaxations, counting a heap step as 32
-// relaxations (a relaxation is a vectorizable add and min, a heap step a
-// few dependent cache misses): M log2 N * 32 < N^2; else FW, which beats
-// the blocked order on the CPU (n = 1024, 2 cores: 0.34 s against 0.70;
-// Dijkstra from every source 0.26 s on a Kronecker graph of 16 arcs per
-// vertex). A provisional rule:
-// issue 18 asks for one measured on the GPU, where the constant differs.
-// On the GPU (onGPU) Auto is always FWBlocked: SSSPAll runs on the CPU
-// only.
-func Choose(g *graph.Graph, onGPU bool) Method {
-	n := int64(g.NumVertices)
-	if onGPU {
-		return FWBlocked
-	}
-	if n < 2 {
-		return FW
-	}
-	if g.NumArcs()*int64(bits.Len64(uint64(n)))*32 < n*n {
-		return SSSPAll
-	}
-	return FW
 }
 
 // Solve computes g's all-pairs shortest paths on the CPU with opt's

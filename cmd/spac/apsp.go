@@ -31,6 +31,7 @@ type apspFlags struct {
 	tf     traverseFlags
 	method string
 	tile   int
+	batch  int
 	paths  bool
 	dtype  string
 	next   string
@@ -44,6 +45,7 @@ func apspCommand() *cobra.Command {
 		Long:  apspHelp,
 		Example: `  spac apsp road:nx=40,ny=30 --weights uniform-int:100 -o dist.npy
   spac apsp kron:scale=12 --gpu --method fw-blocked -o dist.npy
+  spac apsp kron:scale=13 --gpu --method sssp-all --batch 512 -o dist.npy
   spac apsp roads.mtx --method sssp-all --paths -o dist.npy    # also dist.next.npy`,
 		Args: oneGraph,
 		RunE: func(c *cobra.Command, args []string) error { return runAPSP(c, args[0], &f) },
@@ -55,10 +57,11 @@ func apspCommand() *cobra.Command {
 			panic(err)
 		}
 	}
-	fl.BoolVar(&f.tf.useGPU, "gpu", false, "run the Floyd-Warshall kernels on the GPU instead of the CPU references")
+	fl.BoolVar(&f.tf.useGPU, "gpu", false, "run the GPU kernels (Floyd-Warshall's, or sssp-all's batched searches) instead of the CPU references")
 	fl.IntVar(&f.tf.device, "device", 0, "GPU ordinal (with --gpu)")
 	fl.StringVar(&f.method, "method", "auto", "algorithm: "+strings.Join(apsp.MethodNames(), ", ")+" (see below)")
 	fl.IntVar(&f.tile, "tile", apsp.DefaultTile, fmt.Sprintf("fw-blocked's tile size: %v", apsp.Tiles))
+	fl.IntVar(&f.batch, "batch", 0, fmt.Sprintf("sssp-all on the GPU: sources per batch, a multiple of 32 up to %d (0: %d, fewer when the device memory is short)", apsp.MaxBatch, apsp.DefaultBatch))
 	fl.BoolVar(&f.paths, "paths", false, "also compute the next-hop matrix (path reconstruction), written to --next")
 	fl.StringVar(&f.next, "next", "", "with --paths: the next-hop .npy file (default: -o's name with .next.npy)")
 	fl.StringVar(&f.dtype, "dtype", "auto", "distance type: float32, int32, or auto (int32 when every weight is an integer, else float32)")
@@ -70,7 +73,7 @@ func apspCommand() *cobra.Command {
 	return c
 }
 
-const apspHelp = `All-pairs shortest paths of a weighted graph, on the CPU (every core) or,
+var apspHelp = `All-pairs shortest paths of a weighted graph, on the CPU (every core) or,
 with --gpu, on the GPU.
 
 Methods (--method):
@@ -79,20 +82,26 @@ Methods (--method):
   fw-blocked  blocked Floyd-Warshall: per round of --tile values of k, the
               diagonal tile, its row and column of tiles, then the rest,
               tiles in shared memory on the GPU
-  sssp-all    Dijkstra from every source (CPU only for now): for sparse
-              graphs
-  auto        sssp-all when arcs x log2(n) x 32 < n^2, else fw (on the
-              CPU the blocked order only costs); on the GPU always
-              fw-blocked
+  sssp-all    shortest paths from every source, for sparse graphs: on the
+              CPU Dijkstra from each; on the GPU --batch sources at a time
+              (1024 by default), a label-correcting search of the batch's
+              sources together, the n x n result kept on the host (the
+              device holds the graph and one batch, so n can exceed what
+              fw-blocked fits)
+  auto        on the CPU sssp-all when arcs x log2(n) x 32 < n^2, else fw
+              (the blocked order only costs there); on the GPU ` + gpuAutoHint() + `
 
 Distances are int32 (exact) when every weight is an integer (--dtype
 auto), else float32 with every sum rounded to float32 as the kernels
 round it. Weights must be non-negative: negative ones are refused. Each
-GPU kernel equals its CPU reference bit for bit (the same sums in the
-same order); float32 Floyd-Warshall and Dijkstra differ by rounding only.
+Floyd-Warshall kernel equals its CPU reference bit for bit (the same sums
+in the same order), and sssp-all on the GPU equals Dijkstra's distances
+bit for bit, float32 included (each sum rounded to float32 as Dijkstra
+rounds it); float32 Floyd-Warshall and Dijkstra differ by rounding only.
 The n x n matrix must fit in memory: 4 n^2 bytes (8 n^2 with --paths) on
-the host and, with --gpu, on the device; a graph too large for either is
-refused up front with what it needs.
+the host and, with --gpu and fw or fw-blocked, on the device (sssp-all
+needs a batch there: 8.5 bytes per vertex and source, 20.5 with --paths);
+a graph too large is refused up front with what it needs.
 
 GRAPH is a file (Matrix Market, edge list or METIS, gzip or not, - for
 standard input) or a generator: kron:scale=S[,ef=16][,seed=N] or
@@ -105,9 +114,29 @@ unreachable). --paths adds the next-hop matrix, int32 (n, n): the vertex
 after i on a shortest path from i to j, i on the diagonal, -1 when j is
 unreachable; follow it from i until j. It goes to --next (default: -o's
 name with .next.npy). With zero-weight cycles Floyd-Warshall's next hops
-may loop between vertices joined by them; sssp-all's never do.
+may loop between vertices joined by them; sssp-all's never do (on the
+GPU each next hop starts a shortest path of the fewest hops, the same on
+every run). spac sssp GRAPH --all-sources writes the same matrix.
 The summary (method, time, reachable pairs, the largest and the mean
 finite distance) goes to standard output, or standard error when -o is -.`
+
+// gpuAutoHint is auto's GPU rule in words, GPUCrossover's first and last
+// rows once they are measured.
+func gpuAutoHint() string {
+	if !apsp.GPUCrossoverMeasured {
+		return `fw-blocked
+              (sssp-all once its crossover with fw-blocked is measured on
+              the device), or sssp-all when fw-blocked's matrix does not
+              fit the device`
+	}
+	t := apsp.GPUCrossover
+	first, last := t[0], t[len(t)-1]
+	return fmt.Sprintf(`sssp-all
+              when the average degree is at most the crossover measured
+              against fw-blocked at that n (apsp.GPUCrossover: degree %.3g
+              at n = %d ... %.3g at n = %d), or when fw-blocked's matrix
+              does not fit the device; else fw-blocked`, first.Degree, first.N, last.Degree, last.N)
+}
 
 // apspReport is what the command prints.
 type apspReport struct {
@@ -120,9 +149,12 @@ type apspReport struct {
 	Method    string  `json:"method"`
 	Tile      int     `json:"tile,omitempty"`
 	Engine    string  `json:"engine"`
-	Ms        float64 `json:"ms"`        // the algorithm: device time between events with --gpu
-	TotalMs   float64 `json:"total_ms"`  // with building the matrix and the copies
-	Reachable int64   `json:"reachable"` // ordered pairs (i, j), i != j, with a path
+	Ms        float64 `json:"ms"`                // the algorithm: device time between events with --gpu
+	TotalMs   float64 `json:"total_ms"`          // with building the matrix and the copies
+	Batch     int     `json:"batch,omitempty"`   // sssp-all on the GPU: sources per batch
+	Batches   int     `json:"batches,omitempty"` // and their number
+	Rounds    int     `json:"rounds,omitempty"`  // relaxation rounds over every batch
+	Reachable int64   `json:"reachable"`         // ordered pairs (i, j), i != j, with a path
 	MaxDist   float64 `json:"max_distance"`
 	MeanDist  float64 `json:"mean_distance"`
 	Paths     bool    `json:"paths"`
@@ -136,8 +168,8 @@ func runAPSP(c *cobra.Command, arg string, f *apspFlags) error {
 	if err := checkTile(f.tile); err != nil {
 		return err
 	}
-	if f.tf.useGPU && method == apsp.SSSPAll {
-		return usagef("--method sssp-all runs on the CPU only for now: drop --gpu, or use fw-blocked")
+	if err := checkBatch(f.batch); err != nil {
+		return err
 	}
 	if f.next != "" && !f.paths {
 		return usagef("--next %s writes the next hops: add --paths", f.next)
@@ -155,6 +187,12 @@ func runAPSP(c *cobra.Command, arg string, f *apspFlags) error {
 	if err != nil {
 		return err
 	}
+	return runAPSPOn(c, arg, f, st, apsp.Options{Method: method, Paths: f.paths, Tile: f.tile, Batch: f.batch})
+}
+
+// runAPSPOn builds the graph of arg and solves it with opt: the part of
+// apsp that spac sssp --all-sources shares, once the flags are checked.
+func runAPSPOn(c *cobra.Command, arg string, f *apspFlags, st *traverseSetup, opt apsp.Options) error {
 	if f.tf.useGPU && !gpu.Built {
 		return gpu.ErrNoCUDA
 	}
@@ -162,7 +200,7 @@ func runAPSP(c *cobra.Command, arg string, f *apspFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkHostMemory(g.NumVertices, f.paths); err != nil {
+	if err := checkHostMemory(g.NumVertices, opt.Paths); err != nil {
 		return err
 	}
 	integer := g.Integer
@@ -172,11 +210,17 @@ func runAPSP(c *cobra.Command, arg string, f *apspFlags) error {
 	case "int32":
 		integer = true
 	}
-	opt := apsp.Options{Method: method, Paths: f.paths, Tile: f.tile}
 	if integer {
 		return solveAPSP[int32](c, g, st, f, opt)
 	}
 	return solveAPSP[float32](c, g, st, f, opt)
+}
+
+func checkBatch(batch int) error {
+	if apsp.CheckBatch(batch) == nil {
+		return nil
+	}
+	return usagef("--batch %d: want a multiple of 32 from 32 to %d, or 0 for %d", batch, apsp.MaxBatch, apsp.DefaultBatch)
 }
 
 func checkTile(tile int) error {
@@ -205,19 +249,25 @@ func apspSetup(c *cobra.Command, arg string, f *apspFlags) (*traverseSetup, erro
 		return nil, err
 	}
 	st := &traverseSetup{opt: graph.Options{Undirected: f.tf.undirected, Seed: uint64(f.tf.seed)}}
-	st.weights = strings.ToLower(strings.TrimSpace(f.tf.weights))
+	return st, parseAPSPWeights(st, f.tf.weights)
+}
+
+// parseAPSPWeights reads --weights into st: auto (decided once the input
+// is read), or a weighting that gives weights.
+func parseAPSPWeights(st *traverseSetup, spelling string) error {
+	st.weights = strings.ToLower(strings.TrimSpace(spelling))
 	if st.weights == "auto" {
-		return st, nil
+		return nil
 	}
 	w, err := graph.ParseWeights(st.weights)
 	if err == nil && w.Kind == graph.NoWeights {
 		err = fmt.Errorf("shortest paths need weights")
 	}
 	if err != nil {
-		return nil, usagef("--weights: %v (want file, uniform-int:W, uniform-float or auto)", err)
+		return usagef("--weights: %v (want file, uniform-int:W, uniform-float or auto)", err)
 	}
 	st.opt.Weights = w
-	return st, nil
+	return nil
 }
 
 // checkHostMemory refuses a matrix larger than the memory available now
@@ -265,7 +315,12 @@ func solveAPSP[T apsp.Weight](c *cobra.Command, g *graph.Graph, st *traverseSetu
 		err     error
 	)
 	if f.tf.useGPU {
-		m, method, elapsed, err = solveOnGPU[T](ctx, g, f.tf.device, opt, rep)
+		var run apsp.Run
+		m, run, err = solveOnGPU[T](ctx, g, f.tf.device, opt, rep)
+		method, elapsed = run.Method, run.Elapsed
+		if method == apsp.SSSPAll {
+			rep.Batch, rep.Batches, rep.Rounds = run.Batch, run.Batches, run.Rounds
+		}
 	} else {
 		m, method, err = apsp.Solve[T](ctx, g, opt)
 		elapsed = time.Since(start)
@@ -298,16 +353,16 @@ func solveAPSP[T apsp.Weight](c *cobra.Command, g *graph.Graph, st *traverseSetu
 }
 
 // solveOnGPU opens the device and runs the kernels.
-func solveOnGPU[T apsp.Weight](ctx context.Context, g *graph.Graph, device int, opt apsp.Options, rep *apspReport) (*apsp.Matrix[T], apsp.Method, time.Duration, error) {
+func solveOnGPU[T apsp.Weight](ctx context.Context, g *graph.Graph, device int, opt apsp.Options, rep *apspReport) (*apsp.Matrix[T], apsp.Run, error) {
 	d, err := gpu.Open(device)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, apsp.Run{}, err
 	}
 	defer d.Close()
 	rep.Engine = fmt.Sprintf("gpu %d: %s", device, d.Info().Name)
 	s, err := apsp.NewSolver(d)
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, apsp.Run{}, err
 	}
 	return apsp.SolveGPU[T](ctx, s, g, opt)
 }
@@ -359,6 +414,9 @@ func writeAPSP(w io.Writer, format outputFormat, rep *apspReport) error {
 	fmt.Fprintf(tw, "graph\t%s: %s, %d vertices, %d arcs, weights %s\n", rep.Graph, kind, rep.Vertices, rep.Arcs, rep.Weights)
 	fmt.Fprintf(tw, "method\t%s, %s distances, %s\n", method, rep.Type, rep.Engine)
 	fmt.Fprintf(tw, "time\t%.3f ms (%.3f ms with the matrix's set-up and copies)\n", rep.Ms, rep.TotalMs)
+	if rep.Batches > 0 {
+		fmt.Fprintf(tw, "batches\t%d of %d sources, %d rounds in all\n", rep.Batches, rep.Batch, rep.Rounds)
+	}
 	fmt.Fprintf(tw, "reachable\t%d of %d ordered pairs\n", rep.Reachable, pairs)
 	fmt.Fprintf(tw, "distance\tlargest %.6g, mean %.6g\n", rep.MaxDist, rep.MeanDist)
 	return tw.Flush()

@@ -111,7 +111,8 @@ func TestAPSPRefuses(t *testing.T) {
 		{[]string{"apsp", "road:nx=3,ny=3", "--method", "johnson"}, 2, "method"},
 		{[]string{"apsp", "road:nx=3,ny=3", "--tile", "48"}, 2, "tile"},
 		{[]string{"apsp", "road:nx=3,ny=3", "--next", "n.npy"}, 2, "--paths"},
-		{[]string{"apsp", "road:nx=3,ny=3", "--gpu", "--method", "sssp-all"}, 2, "CPU only"},
+		{[]string{"apsp", "road:nx=3,ny=3", "--gpu", "--method", "sssp-all", "--batch", "48"}, 2, "multiple of 32"},
+		{[]string{"apsp", "road:nx=3,ny=3", "--batch", "8192"}, 2, "--batch"},
 		{[]string{"apsp", "road:nx=3,ny=3", "--dtype", "float64"}, 2, "dtype"},
 		{[]string{"apsp", "road:nx=3,ny=3", "--weights", "none"}, 2, "weights"},
 		{[]string{"apsp", neg, "--weights", "file"}, 1, "non-negative"},
@@ -126,6 +127,74 @@ func TestAPSPRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		out, code, _ := execute(t, append(c.args, "--quiet")...)
+		if code != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("%v: exit %d, want %d with %q:\n%s", c.args, code, c.code, c.want, out)
+		}
+	}
+}
+
+// TestSSSPAllSources: spac sssp --all-sources writes the matrix of spac
+// apsp --method sssp-all, byte for byte, with integer weights (int32) and
+// float ones (float32, unreachable pairs on a directed file), -o and --out
+// alike.
+func TestSSSPAllSources(t *testing.T) {
+	directed := writeFile(t, "g.txt", "0 1 0.5\n1 2 0.25\n2 0 0\n3 3 1\n2 4 1.5\n")
+	for _, c := range []struct {
+		name  string
+		graph []string
+		descr string
+		n     int
+	}{
+		{"road int", []string{"road:nx=9,ny=6", "--weights", "uniform-int:20"}, schedule.DescrInt32, 54},
+		{"road float", []string{"road:nx=9,ny=6", "--weights", "uniform-float", "--seed", "3"}, schedule.DescrFloat32, 54},
+		{"directed file", []string{directed, "--directed", "--weights", "file"}, schedule.DescrFloat32, 5},
+	} {
+		dir := t.TempDir()
+		a, b := filepath.Join(dir, "a.npy"), filepath.Join(dir, "b.npy")
+		if out, code, _ := execute(t, append(append([]string{"sssp"}, c.graph...), "--all-sources", "-o", a, "--quiet")...); code != 0 {
+			t.Fatalf("%s: sssp --all-sources: exit %d: %s", c.name, code, out)
+		}
+		if out, code, _ := execute(t, append(append([]string{"apsp"}, c.graph...), "--method", "sssp-all", "--out", b, "--quiet")...); code != 0 {
+			t.Fatalf("%s: apsp: exit %d: %s", c.name, code, out)
+		}
+		if ra, rb := readMatrix(t, a, c.descr, c.n), readMatrix(t, b, c.descr, c.n); !slices.Equal(ra.Data, rb.Data) {
+			t.Errorf("%s: sssp --all-sources and apsp --method sssp-all wrote different distances", c.name)
+		}
+	}
+	stdout, _, code, _ := executeStreams(t, "sssp", directed, "--directed", "--weights", "file", "--all-sources", "--format", "json", "--quiet")
+	var rep apspReport
+	if code != 0 || json.Unmarshal([]byte(stdout), &rep) != nil || rep.Method != "sssp-all" || rep.Vertices != 5 || rep.Reachable != 9 {
+		t.Errorf("json summary: exit %d, %+v\n%s", code, rep, stdout)
+	}
+}
+
+// TestSSSPAllSourcesRefuses: the flags of sssp's per-root searches are
+// usage errors with --all-sources; without CUDA, --gpu says so.
+func TestSSSPAllSourcesRefuses(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--strategy", "dijkstra"}, 2, "--strategy does not apply"},
+		{[]string{"--roots", "4"}, 2, "--roots does not apply"},
+		{[]string{"--root", "0"}, 2, "--root does not apply"},
+		{[]string{"--relabel", "degree"}, 2, "--relabel does not apply"},
+		{[]string{"--batch"}, 2, "--batch does not apply"},
+		{[]string{"--format", "csv"}, 2, "csv"},
+		{[]string{"--weights", "none"}, 2, "weights"},
+		{[]string{"--directed"}, 2, "--directed reads files"},
+	}
+	if !gpu.Built {
+		cases = append(cases, struct {
+			args []string
+			code int
+			want string
+		}{[]string{"--gpu"}, 1, "no CUDA support"})
+	}
+	for _, c := range cases {
+		args := append([]string{"sssp", "road:nx=3,ny=3", "--all-sources", "--quiet"}, c.args...)
+		out, code, _ := execute(t, args...)
 		if code != c.code || !strings.Contains(out, c.want) {
 			t.Errorf("%v: exit %d, want %d with %q:\n%s", c.args, code, c.code, c.want, out)
 		}

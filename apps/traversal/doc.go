@@ -134,6 +134,94 @@
 // sources), LB and hp 12 bytes per queue entry (degrees and their scan),
 // ns 12 bytes per piece.
 //
+// # Per-level adaptive BFS
+//
+// Issue 17's GPU half (paper.go, counted.go, adaptive_bfs.go, sweep.go,
+// kernels/adaptive.cu, its own module, loaded on first use; none of it has
+// run on a device yet: see "What the first device run must check" below).
+//
+// The implementations of Verstraaten, Varbanescu and de Laat
+// ("mix-and-match", 2018) are strategies (Strategy.Paper): edge-list-*
+// (a thread per COO arc), rev-edge-list-* (a thread per in-arc into an
+// unvisited vertex), push-* (a thread per frontier vertex), pull-* (a
+// thread per unvisited vertex over its in-arcs, bottom-up at every level:
+// not the direction-optimizing pull) and vw-push-2 ... vw-push-32 (2 to 32
+// lanes per vertex). All are topology-driven (the frontier from the depth
+// stamps, no queue) and count the next frontier by an atomicAdd per vertex
+// (-atomic), a warp reduction (-warp, and every vw-push) or a block
+// reduction (-block). do-beamer is direction-optimizing BFS with Beamer's
+// rule (Options.Alpha 15, Beta 18): at each level's start every block
+// computes the direction from the frontier's counters (pull when, after a
+// push, the frontier's out-arcs exceed the undiscovered vertices' out-arcs
+// / Alpha; push again when, after a pull, the frontier holds fewer than
+// n / Beta vertices), then one kernel pushes (TWC over the queue) or pulls
+// (a thread per unvisited vertex, its bit read once per warp), queueing
+// what it finds either way. pull keeps its own rule (pull while the
+// frontier holds n/PullDivisor vertices or more: Beamer's beta alone).
+//
+// Counters (counted.go): a counted level also posts its next frontier's
+// adaptive.Counters (vertices, the sum and the largest of their
+// out-degrees) to a ring of 4096 slots in mapped host memory, tagged with
+// the search's epoch and the level, read after the graph's post like the
+// mail. The adaptive.cu kernels count as they discover, with their own
+// method; traversal.cu's, which must stay as they are, get a counter step
+// after the launch that closes the level: queue_counters over the queue
+// the level wrote (O(frontier): thread, lb-cull, twc, hp, pull) or
+// frontier_rebuild over the stamps (O(n): topo, edge, edge-chunk, ns,
+// scan, and lb, whose queue has duplicates), which also leaves the queue
+// whole. BFSCounters runs any PerLevel strategy so and returns the
+// counters of every level.
+//
+// The adaptive search (BFSAdaptive, a Chooser: ModelChooser walks an
+// adaptive.Model) describes each level from its counters with an
+// adaptive.Tracker (O(1)), picks its strategy and launches a captured graph
+// of that strategy's counted levels; a level that reads a queue after one
+// that wrote none (a paper strategy's) starts by rebuilding it from the
+// stamps. The host waits for every graph's post: the choice itself costs
+// a few ns (adaptive's doc: 4 to 20 ns per prediction, 10 for the
+// Tracker), the round trip (post, poll, launch) about 10 to 20 us (to be
+// measured on the H100), which the search's time includes. So a choice
+// runs for a run of levels (AdaptiveOptions.MaxRun, default
+// LevelsPerGraph): one level at first, doubling while the chooser keeps
+// picking the same strategy at each level of the run and at the next,
+// back to one when it does not; a road graph's thousands of alike levels
+// then cost a round trip per run. The levels of a run after its first are
+// decided from the first's features: AdaptiveTrace.Stale counts those
+// whose own pick differed. A pick that does not apply (needs in-arcs)
+// falls back to lb-cull. The device could choose without the host (a
+// tree walk in the closer and every candidate's kernels in one graph,
+// each returning unless chosen), but traversal.cu's kernels cannot test a
+// choice word, and an empty launch costs 2 to 4 us: more than the round
+// trip once there are a few candidates.
+//
+// The oracle sweep (SweepBFS; 'spac traverse sweep' writes its rows with
+// adaptive.Writer): at every level of a search, the state (depths,
+// parents, visited bitmap, the level's queue, the control block but its
+// post count) is copied aside on the device; every candidate runs the
+// level from it, timed by CUDA events around its one-level counted graph
+// (the level, its counter step, the post), and is checked on the device
+// against the CPU reference's depths (the depths after the level, the new
+// frontier's parents at the level before) and by its counters against
+// the reference's; the state is restored, and the fastest valid
+// candidate advances the search, whose end passes the Graph500 rules. A
+// candidate that cannot run the level (no in-arcs), overflows or runs two
+// levels in one step (pull, where its push closes a level its pull then
+// expands) is not valid there; a wrong level is a fault, reported. Every
+// candidate starts with a whole queue, so the sweep's times leave out the
+// rebuild an adaptive search pays when it switches to a queue reader
+// after a paper strategy; BFSAdaptive's end-to-end time has it.
+//
+// Memory: the ring (128 KiB pinned), the in-arcs' COO destinations of a
+// directed graph (4 bytes per in-arc; an undirected graph's are the COO
+// sources); the sweep 12 bytes per vertex, n/8 bytes and a queue.
+//
+// What the first device run must check (adaptive_cuda_test.go): every new
+// strategy through the conformance suite; the counters of every PerLevel
+// strategy equal to the reference's (TestCountersMatchReference); a sweep
+// on a small Kronecker and road graph without faults, its rows read back
+// by adaptive.ReadSweep; adaptive searches valid by the Graph500 rules;
+// then TestAdaptiveBench (SPAC_ADAPTIVE_BENCH=1).
+//
 // # Many-source BFS
 //
 // Engine.NewMSBFS prepares many-source BFS (MS-BFS, Then et al., VLDB

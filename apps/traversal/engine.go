@@ -85,6 +85,12 @@ type Options struct {
 	// PullDivisor: direction-optimizing BFS pulls while the frontier
 	// holds at least n/PullDivisor vertices (default 24, Beamer's beta).
 	PullDivisor int
+	// Alpha and Beta are do-beamer's rule (Beamer et al.): after a
+	// top-down level it pulls when the frontier's out-arcs exceed the
+	// undiscovered vertices' out-arcs / Alpha (default 15); after a
+	// bottom-up level it pushes again once the frontier holds fewer than
+	// n / Beta vertices (default 18).
+	Alpha, Beta float64
 	// BlocksPerSM sizes the grids: at most this many blocks of 256
 	// threads per multiprocessor (default 8), grid-stride beyond.
 	BlocksPerSM int
@@ -151,14 +157,16 @@ type Engine struct {
 	timer               *gpu.Interval
 	posts               uint64 // graphs launched since Open: each posts once
 	graphs              map[planKey]*gpu.Graph
-	sp                  *spacState // spac-schedule's arrays (spac.go)
+	sp                  *spacState  // spac-schedule's arrays (spac.go)
+	ad                  *adaptState // the adaptive module, its ring and the sweep's copies (paper.go)
 	bufs                []*gpu.Buffer
 }
 
 type planKey struct {
-	a Algorithm
-	s Strategy
-	k int
+	a    Algorithm
+	s    Strategy
+	k    int
+	mode planMode // counted.go: the counter steps (0: none, plan's graphs)
 }
 
 // Open uploads g (CSR, weights when it has them) to d and prepares the
@@ -276,6 +284,12 @@ func (o *Options) fill(g *graph.Graph) error {
 	if o.BlocksPerSM == 0 {
 		o.BlocksPerSM = gridPerSM
 	}
+	if o.Alpha == 0 {
+		o.Alpha = beamerAlpha
+	}
+	if o.Beta == 0 {
+		o.Beta = beamerBeta
+	}
 	switch {
 	case o.LevelsPerGraph < 1 || o.LevelsPerGraph > maxLevelsK:
 		return fmt.Errorf("traversal: %d levels per graph: want 1 to %d", o.LevelsPerGraph, maxLevelsK)
@@ -285,6 +299,8 @@ func (o *Options) fill(g *graph.Graph) error {
 		return fmt.Errorf("traversal: near-far step %v", o.Delta)
 	case o.PullDivisor < 1:
 		return fmt.Errorf("traversal: pull divisor %d", o.PullDivisor)
+	case !(o.Alpha > 0) || o.Alpha > math.MaxFloat32 || !(o.Beta > 0) || o.Beta > math.MaxFloat32:
+		return fmt.Errorf("traversal: do-beamer's alpha %v and beta %v: want positive numbers", o.Alpha, o.Beta)
 	case o.BlocksPerSM < 1 || o.BlocksPerSM > 32:
 		return fmt.Errorf("traversal: %d blocks per multiprocessor: want 1 to 32", o.BlocksPerSM)
 	case o.WDBelow < 1:
@@ -350,6 +366,7 @@ func (e *Engine) Close() {
 		g.Close()
 	}
 	e.graphs = nil
+	e.ad.close()
 	if e.prims != nil {
 		e.prims.Close()
 	}
@@ -469,6 +486,9 @@ func (e *Engine) needPieces() error {
 func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 	if s == SpacSchedule {
 		return e.spacLevel(a)
+	}
+	if s.Paper() || s == DOBeamer {
+		return e.paperLevel(s, false)
 	}
 	op := "bfs"
 	s1, s2 := gpu.Ptr(e.depth), gpu.Ptr(e.parent)
@@ -654,7 +674,7 @@ func (e *Engine) plan(a Algorithm, s Strategy, k int) (*gpu.Graph, error) {
 	if s == Persistent || s == PersistentTWC {
 		k = 1 // one launch runs every level
 	}
-	key := planKey{a, s, k}
+	key := planKey{a: a, s: s, k: k}
 	if g := e.graphs[key]; g != nil {
 		return g, nil
 	}
@@ -736,6 +756,11 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy, t
 	}
 	if s == SpacSchedule {
 		if err := e.spacInit(root); err != nil {
+			return nil, nil, err
+		}
+	}
+	if s.Paper() || s == DOBeamer {
+		if err := e.adaptiveBegin(root); err != nil { // paper.go: this module's control words
 			return nil, nil, err
 		}
 	}

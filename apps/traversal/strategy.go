@@ -46,6 +46,33 @@ const (
 	TwoPhase                          // Harish-Narayanan two-phase SSSP with the atomic (CAS) update
 	TwoPhaseRacy                      // the same with the original racy update: a negative test, fails validation
 	SpacSchedule                      // SPAC's static edge schedule: a level as a masked product over the schedule, sources staged in shared memory
+
+	// The implementations of Verstraaten, Varbanescu and de Laat
+	// (mix-and-match BFS, 2018; kernels/adaptive.cu, paper.go):
+	// topology-driven, the frontier read from the depth stamps, no queue,
+	// each with the next frontier counted by a plain atomic per vertex, a
+	// warp reduction or a block reduction.
+	EdgeListAtomic    // edge list: a thread per COO arc, active when its source is in the frontier
+	EdgeListWarp      //   the same, counted by warp reduction
+	EdgeListBlock     //   the same, counted by block reduction
+	RevEdgeListAtomic // reverse edge list: a thread per in-arc, active when its target is unvisited and its source in the frontier
+	RevEdgeListWarp
+	RevEdgeListBlock
+	VertexPushAtomic // vertex push: a thread per frontier vertex over its out-arcs
+	VertexPushWarp
+	VertexPushBlock
+	VertexPullAtomic // vertex pull: a thread per unvisited vertex over its in-arcs, to the first in the frontier
+	VertexPullWarp
+	VertexPullBlock
+	VWPush2  // vertex push with virtual warps of 2 lanes per vertex, counted by warp reduction
+	VWPush4  //   of 4 lanes
+	VWPush8  //   of 8
+	VWPush16 //   of 16
+	VWPush32 //   of 32 (a warp per vertex)
+	// DOBeamer is direction-optimizing BFS with Beamer's alpha/beta rule
+	// decided on the device from the frontier's counters: TWC push, a
+	// bottom-up pull over the in-arcs while the rule says so.
+	DOBeamer
 )
 
 // strategyInfo is the one table of the strategies: name, aliases and what
@@ -75,6 +102,24 @@ var strategyNames = enum.New("strategy",
 	enum.Name[Strategy]{Value: TwoPhase, Name: "two-phase"},
 	enum.Name[Strategy]{Value: TwoPhaseRacy, Name: "two-phase-racy"},
 	enum.Name[Strategy]{Value: SpacSchedule, Name: "spac-schedule", Aliases: []string{"spac"}},
+	enum.Name[Strategy]{Value: EdgeListAtomic, Name: "edge-list-atomic"},
+	enum.Name[Strategy]{Value: EdgeListWarp, Name: "edge-list-warp"},
+	enum.Name[Strategy]{Value: EdgeListBlock, Name: "edge-list-block"},
+	enum.Name[Strategy]{Value: RevEdgeListAtomic, Name: "rev-edge-list-atomic", Aliases: []string{"reverse-edge-list-atomic"}},
+	enum.Name[Strategy]{Value: RevEdgeListWarp, Name: "rev-edge-list-warp", Aliases: []string{"reverse-edge-list-warp"}},
+	enum.Name[Strategy]{Value: RevEdgeListBlock, Name: "rev-edge-list-block", Aliases: []string{"reverse-edge-list-block"}},
+	enum.Name[Strategy]{Value: VertexPushAtomic, Name: "push-atomic", Aliases: []string{"vertex-push-atomic"}},
+	enum.Name[Strategy]{Value: VertexPushWarp, Name: "push-warp", Aliases: []string{"vertex-push-warp"}},
+	enum.Name[Strategy]{Value: VertexPushBlock, Name: "push-block", Aliases: []string{"vertex-push-block"}},
+	enum.Name[Strategy]{Value: VertexPullAtomic, Name: "pull-atomic", Aliases: []string{"vertex-pull-atomic"}},
+	enum.Name[Strategy]{Value: VertexPullWarp, Name: "pull-warp", Aliases: []string{"vertex-pull-warp"}},
+	enum.Name[Strategy]{Value: VertexPullBlock, Name: "pull-block", Aliases: []string{"vertex-pull-block"}},
+	enum.Name[Strategy]{Value: VWPush2, Name: "vw-push-2"},
+	enum.Name[Strategy]{Value: VWPush4, Name: "vw-push-4"},
+	enum.Name[Strategy]{Value: VWPush8, Name: "vw-push-8"},
+	enum.Name[Strategy]{Value: VWPush16, Name: "vw-push-16"},
+	enum.Name[Strategy]{Value: VWPush32, Name: "vw-push-32"},
+	enum.Name[Strategy]{Value: DOBeamer, Name: "do-beamer", Aliases: []string{"beamer"}},
 )
 
 var strategyTable = map[Strategy]strategyInfo{
@@ -96,6 +141,25 @@ var strategyTable = map[Strategy]strategyInfo{
 	TwoPhase:      {false, true, false, "two-phase SSSP (Harish-Narayanan) with the atomic update"},
 	TwoPhaseRacy:  {false, true, true, "two-phase SSSP with the racy update (negative test: fails validation)"},
 	SpacSchedule:  {true, true, false, "SPAC's static edge schedule: sources staged in shared memory, blocks without an active source skipped"},
+
+	EdgeListAtomic:    {true, false, false, "edge list (Verstraaten et al.): a thread per COO arc, topology-driven; next frontier counted by an atomic per vertex"},
+	EdgeListWarp:      {true, false, false, "edge list, the next frontier counted by warp reduction"},
+	EdgeListBlock:     {true, false, false, "edge list, the next frontier counted by block reduction"},
+	RevEdgeListAtomic: {true, false, false, "reverse edge list: a thread per in-arc into an unvisited vertex, bottom-up over arcs (needs in-arcs); atomic count"},
+	RevEdgeListWarp:   {true, false, false, "reverse edge list, counted by warp reduction (needs in-arcs)"},
+	RevEdgeListBlock:  {true, false, false, "reverse edge list, counted by block reduction (needs in-arcs)"},
+	VertexPushAtomic:  {true, false, false, "vertex push: a thread per vertex, active when in the frontier, over its out-arcs; atomic count"},
+	VertexPushWarp:    {true, false, false, "vertex push, counted by warp reduction"},
+	VertexPushBlock:   {true, false, false, "vertex push, counted by block reduction"},
+	VertexPullAtomic:  {true, false, false, "vertex pull (bottom-up every level, not direction-optimizing): a thread per unvisited vertex over its in-arcs; atomic count"},
+	VertexPullWarp:    {true, false, false, "vertex pull, counted by warp reduction (needs in-arcs)"},
+	VertexPullBlock:   {true, false, false, "vertex pull, counted by block reduction (needs in-arcs)"},
+	VWPush2:           {true, false, false, "vertex push with virtual warps of 2 lanes per vertex; warp-reduced count"},
+	VWPush4:           {true, false, false, "vertex push with virtual warps of 4 lanes per vertex; warp-reduced count"},
+	VWPush8:           {true, false, false, "vertex push with virtual warps of 8 lanes per vertex; warp-reduced count"},
+	VWPush16:          {true, false, false, "vertex push with virtual warps of 16 lanes per vertex; warp-reduced count"},
+	VWPush32:          {true, false, false, "vertex push with a warp per vertex; warp-reduced count"},
+	DOBeamer:          {true, false, false, "direction-optimizing BFS with Beamer's alpha/beta rule on the device's counters: TWC push, bottom-up pull (needs in-arcs)"},
 }
 
 func (s Strategy) String() string { return strategyNames.String(s) }
@@ -142,6 +206,11 @@ func (s Strategy) Offline() bool { return s == SpacSchedule }
 
 // Doc is a one-line description.
 func (s Strategy) Doc() string { return strategyTable[s].doc }
+
+// Paper says the strategy is one of Verstraaten et al.'s implementations
+// (kernels/adaptive.cu): edge list, reverse edge list, vertex push and
+// pull, virtual-warp push.
+func (s Strategy) Paper() bool { return s >= EdgeListAtomic && s <= VWPush32 }
 
 // MDTBins is the default number of bins of the degree histogram that
 // gives the split threshold.

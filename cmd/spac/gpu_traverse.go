@@ -5,8 +5,13 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
 
 	engine "github.com/spac-gpu/spac/apps/traversal"
+	"github.com/spac-gpu/spac/apps/traversal/adaptive"
 	"github.com/spac-gpu/spac/apps/traversal/graph"
 	"github.com/spac-gpu/spac/gpu"
 )
@@ -18,11 +23,17 @@ func (p problem) algorithm() engine.Algorithm {
 	return engine.BFS
 }
 
+// adaptiveStrategy is the per-level adaptive BFS as --strategy names it:
+// not one of the engine's strategies, but a choice among them at every
+// level (Engine.BFSAdaptive), run only when named.
+const adaptiveStrategy = "adaptive"
+
 // gpuStrategyNames are the GPU strategies of p that --strategy all runs,
 // and the extra ones it takes only when named (negative tests such as the
-// racy SSSP, which must fail validation, and offline ones such as
-// spac-schedule, whose SPAC partition takes seconds to minutes).
-// Without CUDA in this binary it fails at once, before any input is read.
+// racy SSSP, which must fail validation, offline ones such as
+// spac-schedule, whose SPAC partition takes seconds to minutes, and BFS's
+// adaptive choice). Without CUDA in this binary it fails at once, before
+// any input is read.
 func gpuStrategyNames(p problem) (all, extra []string, err error) {
 	if !gpu.Built {
 		return nil, nil, gpu.ErrNoCUDA
@@ -37,6 +48,9 @@ func gpuStrategyNames(p problem) (all, extra []string, err error) {
 			all = append(all, s.String())
 		}
 	}
+	if p == problemBFS {
+		extra = append(extra, adaptiveStrategy)
+	}
 	return all, extra, nil
 }
 
@@ -46,6 +60,10 @@ type gpuTraverser struct {
 	e     *engine.Engine
 	p     problem
 	names []string
+	// chooser is the adaptive strategy's model (nil unless it runs);
+	// tally what its searches ran.
+	chooser *engine.ModelChooser
+	tally   adaptiveTally
 }
 
 // openGPU opens device and uploads g for p's strategies, tuned by opt.
@@ -69,6 +87,17 @@ func openGPU(ctx context.Context, g *graph.Graph, p problem, device int, opt eng
 func (t *gpuTraverser) Strategies() []string { return t.names }
 
 func (t *gpuTraverser) Run(ctx context.Context, root int32, name string) (*traversal, error) {
+	if name == adaptiveStrategy {
+		if t.chooser == nil {
+			return nil, errors.New("the adaptive strategy has no model")
+		}
+		r, tr, err := t.e.BFSAdaptive(ctx, root, t.chooser, engine.AdaptiveOptions{})
+		if err != nil {
+			return nil, err
+		}
+		t.tally.add(tr)
+		return traversalOf(r), nil
+	}
 	s, err := engine.ParseStrategy(name)
 	if err != nil {
 		return nil, err
@@ -100,4 +129,60 @@ func traversalOf(r *engine.Result) *traversal {
 func (t *gpuTraverser) Close() error {
 	t.e.Close()
 	return t.d.Close()
+}
+
+// adaptiveTally sums the traces of the adaptive searches of a run.
+type adaptiveTally struct {
+	searches, levels, steps    int
+	stale, fallbacks, rebuilds int
+	predict                    time.Duration
+	uses                       map[engine.Strategy]int
+}
+
+func (a *adaptiveTally) add(tr *engine.AdaptiveTrace) {
+	if a.uses == nil {
+		a.uses = map[engine.Strategy]int{}
+	}
+	a.searches++
+	a.levels += len(tr.Ran)
+	a.steps += tr.Steps
+	a.stale += tr.Stale
+	a.fallbacks += tr.Fallbacks
+	a.rebuilds += tr.Rebuilds
+	a.predict += tr.Predict
+	for s, n := range tr.Uses() {
+		a.uses[s] += n
+	}
+}
+
+// note is the line under the table that says what the adaptive searches
+// ran (nothing when none ran).
+func (a *adaptiveTally) note(w io.Writer, model string) {
+	if a.searches == 0 {
+		return
+	}
+	summary := engine.UsesSummary(a.uses)
+	fmt.Fprintf(w, "\nadaptive (%s): %d searches, %d levels run by %s; %d captured graphs (host round trips), %d levels decided at the start of their run with another pick of their own, %d fallbacks, %d queue rebuilds; %.0f ns per choice on the host\n",
+		model, a.searches, a.levels, summary, a.steps, a.stale, a.fallbacks, a.rebuilds, float64(a.predict.Nanoseconds())/float64(max(a.levels, 1)))
+}
+
+// loadAdaptiveModel reads --model (or takes the embedded default) and maps
+// its candidates to the engine's strategies; name is how to call it.
+func loadAdaptiveModel(path string) (c *engine.ModelChooser, name string, err error) {
+	var m *adaptive.Model
+	if path == "" {
+		name = "the embedded default model"
+		m, err = adaptive.Default()
+	} else {
+		name = path
+		m, err = adaptive.LoadFile(path)
+	}
+	if err != nil {
+		return nil, name, err
+	}
+	c, err = engine.NewModelChooser(m)
+	if err != nil {
+		return nil, name, fmt.Errorf("%s: %w", name, err)
+	}
+	return c, name, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	engine "github.com/spac-gpu/spac/apps/traversal"
+	"github.com/spac-gpu/spac/apps/traversal/adaptive"
 	"github.com/spac-gpu/spac/apps/traversal/gen"
 	"github.com/spac-gpu/spac/apps/traversal/graph"
 	"github.com/spac-gpu/spac/apps/traversal/ref"
@@ -49,6 +50,7 @@ type traverseFlags struct {
 	cache         cacheFlags // spac-schedule's SPAC schedules
 	budget        float64    // seconds of searches per strategy, 0: no limit
 	batch         bool       // --batch: many-source BFS (traverse_batch.go)
+	adaptiveModel string     // bfs --model: the adaptive strategy's model file (parse takes it from in.model)
 }
 
 // traverseCommand is 'spac bfs' or 'spac sssp'.
@@ -72,7 +74,13 @@ func traverseCommand(p problem, env environment) *cobra.Command {
 	}
 	f.in.register(c)
 	fl := c.Flags()
-	for _, name := range []string{"model", "as-stored"} { // the locality graph's: refused here
+	hidden := []string{"model", "as-stored"} // the locality graph's: refused here
+	if p == problemBFS {
+		// bfs's --model is the adaptive strategy's (parse takes it)
+		hidden = hidden[1:]
+		fl.Lookup("model").Usage = "with --gpu --strategy adaptive: the per-level model, a JSON file from 'spac traverse train' (default: the model embedded in spac, synthetic until a GPU sweep trains one)"
+	}
+	for _, name := range hidden {
 		if err := fl.MarkHidden(name); err != nil {
 			panic(err)
 		}
@@ -93,8 +101,8 @@ func traverseCommand(p problem, env environment) *cobra.Command {
 		fl.StringVar(&f.weights, "weights", "auto", "edge weights: file (the input's values), uniform-int:W (integers 1..W, W up to 2^24), uniform-float (in (0,1]) or auto (file when the input has values, else uniform-float)")
 		fl.Float64Var(&f.delta, "delta", 0, "bucket width of delta-stepping (CPU) and threshold step of near-far (--gpu); 0: delta-stepping takes the mean arc weight (at least the smallest positive weight), near-far 32 x the mean weight / the mean degree")
 	} else {
-		fl.Float64Var(&f.alpha, "alpha", 15, "direction-optimizing: go bottom-up when the frontier's arcs exceed the unvisited vertices' arcs / alpha (Beamer: 15)")
-		fl.Float64Var(&f.beta, "beta", 18, "direction-optimizing: go back top-down when the frontier falls below vertices / beta (Beamer: 18)")
+		fl.Float64Var(&f.alpha, "alpha", 15, "direction-optimizing (and --gpu's do-beamer): go bottom-up when the frontier's arcs exceed the unvisited vertices' arcs / alpha (Beamer: 15)")
+		fl.Float64Var(&f.beta, "beta", 18, "direction-optimizing (and --gpu's do-beamer): go back top-down when the frontier falls below vertices / beta (Beamer: 18)")
 	}
 	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
 	f.cache.register(c, env)
@@ -174,13 +182,21 @@ engine's strategies (apps/traversal: node-based, edge-based with and
 without work chunking, workload decomposition / LB and its culling
 variant, TWC, node splitting, hierarchical, the slides' topology-driven
 and scan BFS, direction-optimizing pull, persistent kernels, two-phase
-SSSP, near-far); --strategy all runs every one of them. Two run only
-when named: two-phase-racy, the original racy SSSP kept to show that
-validation catches it, and spac-schedule, SPAC's static edge schedule of
+SSSP, near-far; for BFS also Verstraaten et al.'s edge list, reverse edge
+list, vertex push and vertex pull, each counting the next frontier by
+atomics, warp or block reduction, their virtual-warp push vw-push-2 to 32,
+and do-beamer, direction-optimizing BFS with Beamer's rule, --alpha and
+--beta); --strategy all runs every one of them. Three run only when
+named: two-phase-racy, the original racy SSSP kept to show that
+validation catches it; spac-schedule, SPAC's static edge schedule of
 the adjacency (a level as a masked product over the schedule), whose
 partition takes seconds to a minute and is kept in the schedule cache
-(--cache-dir, --no-cache). A binary without CUDA says so at once
-and exits with status 1 (build one with 'make gpu').`
+(--cache-dir, --no-cache); and BFS's adaptive, which runs every level
+with the strategy a decision tree picks from the level's features
+(--model FILE from 'spac traverse train'; default the model embedded in
+spac, synthetic until a GPU sweep trains one, which it says). A binary
+without CUDA says so at once and exits with status 1 (build one with
+'make gpu').`
 }
 
 // oneGraph accepts exactly one positional argument, the graph.
@@ -205,6 +221,10 @@ type traverseSetup struct {
 	opt        graph.Options
 	weights    string // "auto" or graph.Weights' spelling
 	validate   bool
+	// chooser is the adaptive strategy's model when it runs, model its
+	// name in messages.
+	chooser *engine.ModelChooser
+	model   string
 }
 
 func (f *traverseFlags) parse(c *cobra.Command, p problem, arg string) (*traverseSetup, error) {
@@ -232,6 +252,13 @@ func (f *traverseFlags) parse(c *cobra.Command, p problem, arg string) (*travers
 	}
 	if err := firstErr(checks...); err != nil {
 		return nil, err
+	}
+	if p == problemBFS && f.in.model != "" {
+		// bfs's --model is the adaptive strategy's, not a locality graph
+		f.adaptiveModel, f.in.model = f.in.model, ""
+		if !f.useGPU {
+			return nil, usagef("--model %s: on bfs, --model names the adaptive strategy's model file, and does not apply without --gpu --strategy adaptive", f.adaptiveModel)
+		}
 	}
 	if f.in.model != "" {
 		return nil, usagef("--model %s: %s reads the input as a graph's adjacency; --model does not apply", f.in.model, p)
@@ -278,7 +305,25 @@ func (f *traverseFlags) parse(c *cobra.Command, p problem, arg string) (*travers
 		}
 	}
 	if st.strategies, err = parseStrategies(f.strategy, names, extra); err != nil {
+		if !f.useGPU {
+			// a GPU strategy named without --gpu: say so rather than "unknown"
+			for _, name := range strings.Split(f.strategy, ",") {
+				name = strings.TrimSpace(name)
+				_, cpuErr := cpuStrategies.Parse(name)
+				if _, gpuErr := engine.ParseStrategy(name); (gpuErr == nil || name == "adaptive") && cpuErr != nil {
+					return nil, usagef("--strategy: %s is a strategy of the GPU engine: add --gpu (without it: %s)", name, strings.Join(names, ", "))
+				}
+			}
+		}
 		return nil, err
+	}
+	switch {
+	case slices.Contains(st.strategies, adaptiveStrategy):
+		if st.chooser, st.model, err = loadAdaptiveModel(f.adaptiveModel); err != nil {
+			return nil, err
+		}
+	case f.adaptiveModel != "":
+		return nil, usagef("--model %s is the adaptive strategy's model: add adaptive to --strategy", f.adaptiveModel)
 	}
 	// Bottom-up steps pull over in-arcs: a directed graph needs its
 	// transpose (an undirected one shares its arcs).
@@ -421,8 +466,14 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 	}
 	var t traverser
 	if f.useGPU {
-		if t, err = openGPU(ctx, g, p, f.device, engine.Options{Delta: float32(f.delta), ScheduleCache: f.cache.open(c.ErrOrStderr())}); err != nil {
+		if t, err = openGPU(ctx, g, p, f.device, engine.Options{Delta: float32(f.delta), Alpha: f.alpha, Beta: f.beta, ScheduleCache: f.cache.open(c.ErrOrStderr())}); err != nil {
 			return err
+		}
+		if st.chooser != nil {
+			t.(*gpuTraverser).chooser = st.chooser
+			if st.chooser.Model.Synthetic {
+				fmt.Fprintf(c.ErrOrStderr(), "spac: note: the adaptive strategy uses %s, which is synthetic. %s\n", st.model, adaptive.SyntheticNote)
+			}
 		}
 	} else {
 		t = &cpuTraverser{g: g, p: p, par: cpuParams{alpha: f.alpha, beta: f.beta, delta: float32(f.delta)}}
@@ -503,6 +554,9 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 	rep.Rows = rows
 	if err := writeTraverse(c.OutOrStdout(), f.format, rep); err != nil {
 		return err
+	}
+	if gt, ok := t.(*gpuTraverser); ok {
+		gt.tally.note(c.ErrOrStderr(), st.model)
 	}
 	if f.levels != "" {
 		if err := writeLevelTimes(ctx, f.levels, c.OutOrStdout(), t, g, p, roots[0], st, rep.Graph); err != nil {

@@ -39,6 +39,10 @@ func levelRows(ctx context.Context, out io.Writer, gt *gpuTraverser, g *graph.Gr
 	w := csv.NewWriter(out)
 	w.Write(levelCSVHeader)
 	for _, name := range st.strategies {
+		if name == adaptiveStrategy {
+			fmt.Fprintf(os.Stderr, "--levels: adaptive has no levels of its own to time: 'spac traverse sweep' times every candidate at every level\n")
+			continue
+		}
 		s, err := engine.ParseStrategy(name)
 		if err != nil {
 			return err

@@ -275,6 +275,8 @@ func TestTraverseUsage(t *testing.T) {
 		{[]string{"bfs", missing, "--roots", "4", "--root", "1"}, 2, "give one"},
 		{[]string{"bfs", missing, "--strategy", "dijkstra"}, 2, "queue, parallel or direction-optimizing"},
 		{[]string{"sssp", missing, "--strategy", "queue"}, 2, "dijkstra or delta-stepping"},
+		{[]string{"bfs", missing, "--strategy", "queue,lb-cull"}, 2, "lb-cull is a strategy of the GPU engine: add --gpu"},
+		{[]string{"bfs", missing, "--strategy", "adaptive"}, 2, "adaptive is a strategy of the GPU engine: add --gpu"},
 		{[]string{"bfs", missing, "--strategy", ","}, 2, "no strategy"},
 		{[]string{"bfs", missing, "--weights", "uniform-float"}, 2, "unknown flag"},
 		{[]string{"sssp", missing, "--weights", "none"}, 2, "need weights"},

@@ -1,8 +1,8 @@
 package main
 
-// spac traverse: the offline side of the per-level adaptive BFS (issue
-// 17): train the model from oracle sweeps, and show a model. The sweep
-// itself (spac traverse sweep, on the GPU) joins this group.
+// spac traverse: the per-level adaptive BFS (issue 17): the oracle sweep
+// on the GPU (traverse_sweep.go), training the model from sweeps, and
+// showing a model.
 
 import (
 	"fmt"
@@ -22,14 +22,16 @@ import (
 func traverseGroupCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "traverse",
-		Short: "Per-level adaptive BFS: train and inspect the model that picks an implementation at every level",
+		Short: "Per-level adaptive BFS: sweep on the GPU, train and inspect the model that picks an implementation at every level",
 		Long: `The per-level adaptive BFS picks, at every BFS level, the implementation
 expected to be fastest from the level's features (graph size, frontier size
 in vertices and arcs, fraction discovered, degree summaries), with a CART
 decision tree trained offline on oracle sweeps: every candidate timed at
 every level of searches on many graphs (Verstraaten, Varbanescu and de Laat,
-2017). 'go doc github.com/spac-gpu/spac/apps/traversal/adaptive' documents
-the features, the sweep's CSV and sidecar, and the model file.`,
+2017). 'spac traverse sweep GRAPH --gpu' times the candidates, 'spac
+traverse train' fits the tree, 'spac bfs GRAPH --gpu --strategy adaptive
+[--model FILE]' runs it. 'go doc github.com/spac-gpu/spac/apps/traversal/adaptive'
+documents the features, the sweep's CSV and sidecar, and the model file.`,
 		// Without a command, the usage on standard error and exit status 2,
 		// as the root does.
 		RunE: func(c *cobra.Command, args []string) error {
@@ -41,7 +43,7 @@ the features, the sweep's CSV and sidecar, and the model file.`,
 			return usagef("a command is missing")
 		},
 	}
-	c.AddCommand(traverseTrainCommand(), traverseModelCommand())
+	c.AddCommand(traverseSweepCommand(), traverseTrainCommand(), traverseModelCommand())
 	return c
 }
 

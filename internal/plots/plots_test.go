@@ -98,3 +98,30 @@ func TestErrors(t *testing.T) {
 		t.Error("Write: an unknown format was accepted")
 	}
 }
+
+func TestLevels(t *testing.T) {
+	nan := math.NaN()
+	f, err := plots.NewLevels(plots.Levels{
+		Title:  "kron-s10: time per BFS level, root 3",
+		XLabel: "level",
+		YLabel: "us",
+		Series: []plots.Series{
+			{"lb-cull", []float64{9, 14, 80, 40, 10}},
+			{"do-beamer", []float64{7, 12, 30, 22, 8}},
+			{"pull-warp", []float64{nan, 300, 45, 25, 9}},
+			{"a", []float64{5, 5, 5, 5, 5}}, {"b", []float64{6, 6, 6, 6, 6}}, {"c", []float64{7, 7, 7, 7, 7}},
+			{"seventh <cycles>", []float64{8, 8, 8, 8, 0}},
+		},
+		Marks: []plots.Series{{"oracle (fastest)", []float64{5, 5, 5, 5, 5}}, {"model's pick", []float64{9, 12, nan, 22, 8}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFigure(t, "levels", f, "lb-cull", "do-beamer", "oracle (fastest)", "model's pick", "seventh <cycles>", "level", "100")
+	if _, err := plots.NewLevels(plots.Levels{Title: "empty"}); err == nil {
+		t.Error("a chart without values accepted")
+	}
+	if _, err := plots.NewLevels(plots.Levels{Title: "zeros", Series: []plots.Series{{"z", []float64{0, nan}}}}); err == nil {
+		t.Error("a chart without a positive value accepted")
+	}
+}

@@ -60,8 +60,9 @@
 //
 // A sweep times every candidate implementation at every level of
 // searches from several roots of one graph, each level run from the same
-// saved state. By convention it writes DataDir (data/traverse), one pair
-// of files per graph:
+// saved state (on the GPU: traversal.Engine.SweepBFS, 'spac traverse
+// sweep GRAPH --gpu'). By convention it writes DataDir (data/traverse),
+// one pair of files per graph:
 //
 //	data/traverse/<graph>.csv   the rows (or <graph>.csv.gz)
 //	data/traverse/<graph>.json  the sidecar: what the graph is (GraphInfo)
@@ -81,7 +82,8 @@
 //	time_us     the level's device time in microseconds: > 0 when valid;
 //	            empty (or any finite value) when not
 //	valid       true or false: false for a candidate that does not apply
-//	            (pull without in-arcs) or whose search failed validation
+//	            (pull without in-arcs), ran more than the level in one
+//	            step, or whose level or search failed validation
 //
 // Numbers are written in Go's shortest round-trip form
 // (strconv.FormatFloat 'g', -1), so a file reads back bit for bit. A root's

@@ -1,0 +1,576 @@
+//go:build cuda
+
+package traversal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spac-gpu/spac/apps/traversal/adaptive"
+	"github.com/spac-gpu/spac/apps/traversal/gen"
+	"github.com/spac-gpu/spac/apps/traversal/graph"
+	"github.com/spac-gpu/spac/apps/traversal/ref"
+	"github.com/spac-gpu/spac/apps/traversal/traversaltest"
+	"github.com/spac-gpu/spac/apps/traversal/validate"
+	"github.com/spac-gpu/spac/gpu"
+)
+
+// The new strategies pass the conformance suite through TestConformance
+// (it runs every strategy of the table). do-beamer also runs with rules
+// that pull from the first level and push back below n/4 vertices, and
+// that never pull, so that the corpus's small graphs take both directions
+// and every switch.
+func TestDOBeamerRules(t *testing.T) {
+	device(t)
+	for _, c := range []struct {
+		name        string
+		alpha, beta float64
+	}{{"eager", 1e6, 4}, {"push-only", 1e-9, 18}, {"pull-mostly", 1e6, 1e6}} {
+		t.Run(c.name, func(t *testing.T) {
+			conform(t, BFS, DOBeamer, Options{LevelsPerGraph: 4, TWCWarp: 4, TWCBlock: 32, Alpha: c.alpha, Beta: c.beta})
+		})
+	}
+}
+
+// ctlWord reads word i of the control block (after a search).
+func (e *Engine) ctlWord(i int) (int32, error) {
+	w := make([]int32, ctlWords)
+	if err := gpu.Download(e.ctl, w, "the control block"); err != nil {
+		return 0, err
+	}
+	return w[i], nil
+}
+
+// kronGraph is Graph500's Kronecker graph of this scale (edge factor 16),
+// with its in-arcs.
+func kronGraph(t testing.TB, scale int) *graph.Graph {
+	t.Helper()
+	e, err := gen.DefaultKronecker(scale).Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Build(e, graph.Options{Transpose: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// roadGraph is the road-like grid, with its in-arcs (its own).
+func roadGraph(t testing.TB, nx, ny int) *graph.Graph {
+	t.Helper()
+	e, err := gen.DefaultRoad(nx, ny).Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Build(e, graph.Options{Transpose: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// On Kronecker scale 14 (hubs, a large middle level) do-beamer pulls under
+// Beamer's rule, and its depths are the reference's.
+func TestDOBeamerPulls(t *testing.T) {
+	g := kronGraph(t, 14)
+	e, err := Open(device(t), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, root := range benchRoots(g, 3) {
+		r, err := e.BFS(context.Background(), root, DOBeamer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := validate.BFS(g, root, r.Parent, r.Depth); err != nil {
+			t.Fatal(err)
+		}
+		pulled, err := e.ctlWord(cNPull)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pulled < 1 || int(pulled) >= r.Levels {
+			t.Errorf("root %d: %d of %d levels pulled; Beamer's rule pulls the middle levels of a Kronecker graph", root, pulled, r.Levels)
+		}
+		t.Logf("root %d: %d levels, %d pulled, %d arcs inspected of %d", root, r.Levels, pulled, r.Inspected, g.NumArcs())
+	}
+}
+
+// Every per-level strategy's counters (BFSCounters) equal the reference's
+// at every level, on the corpus and on Kronecker scale 14 (many blocks
+// reduce at once), with 4 levels per captured graph (the ring read across
+// posts); the search passes the Graph500 rules.
+func TestCountersMatchReference(t *testing.T) {
+	device(t)
+	graphs := map[string]*graph.Graph{"kron14": kronGraph(t, 14)}
+	for _, c := range traversaltest.Cases(1) {
+		g, err := c.Build(graph.Weights{}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		graphs[c.Name] = g
+	}
+	names := make([]string, 0, len(graphs))
+	for n := range graphs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		g := graphs[name]
+		t.Run(name, func(t *testing.T) {
+			e, err := OpenWith(device(t), g, Options{LevelsPerGraph: 4, TWCWarp: 4, TWCBlock: 32, WDBelow: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			for _, root := range traversaltest.Roots(g, 2, 1) {
+				b, err := ref.BFS(g, root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := levelCounters(g, b.Depth)
+				for _, s := range PerLevelStrategies() {
+					r, cs, err := e.BFSCounters(context.Background(), root, s)
+					if errors.Is(err, ErrNotApplicable) {
+						continue
+					}
+					if err != nil {
+						t.Fatalf("%s root %d: %v", s, root, err)
+					}
+					if err := validate.BFS(g, root, r.Parent, r.Depth); err != nil {
+						t.Fatalf("%s root %d: %v", s, root, err)
+					}
+					if !slices.Equal(cs, want) {
+						t.Fatalf("%s root %d: counters %v, the reference's %v", s, root, cs, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// roundRobin picks the per-level strategies in turn, level after level:
+// every pair of consecutive strategies meets on the corpus (a queue
+// reader after a paper strategy rebuilds its queue first).
+func roundRobin(offset int) Chooser {
+	all := PerLevelStrategies()
+	return chooserFunc(func(f *adaptive.Features) Strategy { return all[(int(f[adaptive.Level])+offset)%len(all)] })
+}
+
+// hashed picks a per-level strategy from a hash of the level's features.
+func hashed(seed uint64) Chooser {
+	all := PerLevelStrategies()
+	return chooserFunc(func(f *adaptive.Features) Strategy {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%d %v", seed, f[:])
+		return all[h.Sum64()%uint64(len(all))]
+	})
+}
+
+// Adaptive searches pass the conformance suite (Graph500 rules, the
+// reference's depths) with the default model, with every strategy in
+// turn at one level a step (every switch), and with hashed picks in runs
+// of up to 4 levels; a pick without in-arcs falls back to lb-cull.
+func TestAdaptiveConformance(t *testing.T) {
+	device(t)
+	def, err := adaptive.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := NewModelChooser(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		ch   Chooser
+		opt  AdaptiveOptions
+	}{
+		{"default-model", model, AdaptiveOptions{}},
+		{"round-robin", roundRobin(0), AdaptiveOptions{MaxRun: 1}},
+		{"round-robin-7", roundRobin(7), AdaptiveOptions{MaxRun: 1}},
+		{"hashed-runs", hashed(3), AdaptiveOptions{MaxRun: 4}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			en := &engines{t: t, opt: Options{LevelsPerGraph: 4, TWCWarp: 4, TWCBlock: 32, WDBelow: 1}}
+			defer func() { en.e.Close() }()
+			traversaltest.TestBFS(t, func(g *graph.Graph, root int32) ([]int32, []int32, error) {
+				e, err := en.get(g)
+				if err != nil {
+					return nil, nil, err
+				}
+				r, tr, err := e.BFSAdaptive(context.Background(), root, c.ch, c.opt)
+				if err != nil {
+					return nil, nil, err
+				}
+				if len(tr.Ran) != r.Levels || len(tr.Chosen) != r.Levels {
+					return nil, nil, fmt.Errorf("%d levels, a trace of %d ran and %d chosen", r.Levels, len(tr.Ran), len(tr.Chosen))
+				}
+				return r.Parent, r.Depth, nil
+			})
+		})
+	}
+}
+
+// sweepOnce sweeps roots of g with every per-level strategy and checks
+// what a sweep promises: no fault, a valid oracle at every level, rows
+// that the strict reader accepts.
+func sweepOnce(t *testing.T, e *Engine, g *graph.Graph, name, family string, roots []int32) []*SweepRoot {
+	t.Helper()
+	stats := adaptive.StatsOf(g)
+	info := adaptive.NewGraphInfo(name, family, stats)
+	info.Generator, info.Device = name, e.d.Info().String()
+	dir := t.TempDir()
+	w, err := adaptive.Create(dir, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*SweepRoot
+	for i, root := range roots {
+		start := time.Now()
+		r, err := e.SweepBFS(context.Background(), root, PerLevelStrategies(), SweepOptions{Warmup: i == 0})
+		if err != nil {
+			w.Abort()
+			t.Fatalf("%s root %d: %v", name, root, err)
+		}
+		if len(r.Faults) > 0 {
+			t.Errorf("%s root %d: %d faults:\n  %s", name, root, len(r.Faults), strings.Join(r.Faults, "\n  "))
+		}
+		for _, row := range r.Rows() {
+			if err := w.Write(row); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fixed, best := time.Duration(math.MaxInt64), ""
+		for c := range r.Candidates {
+			if ft, ok := r.FixedTime(c); ok && ft < fixed {
+				fixed, best = ft, r.Candidates[c].String()
+			}
+		}
+		var chosen []string
+		for _, lv := range r.Levels {
+			chosen = append(chosen, r.Candidates[lv.Chosen].String())
+		}
+		t.Logf("%s root %d: %d levels swept in %v; oracle %v, best fixed %s %v; oracle's picks: %s", name, root, len(r.Levels),
+			time.Since(start).Round(time.Millisecond), r.OracleTime(), best, fixed, strings.Join(chosen[:min(len(chosen), 12)], " "))
+		out = append(out, r)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := adaptive.ReadSweep(filepath.Join(dir, name+".csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := adaptive.NewDataset(s); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// The oracle sweep on a small Kronecker graph and a small road graph:
+// every candidate at every level, no fault, rows that ReadSweep accepts.
+func TestSweepSmallGraphs(t *testing.T) {
+	d := device(t)
+	for _, c := range []struct {
+		name, family string
+		g            *graph.Graph
+	}{{"kron10", "kron", kronGraph(t, 10)}, {"road40x30", "road", roadGraph(t, 40, 30)}} {
+		t.Run(c.name, func(t *testing.T) {
+			e, err := Open(d, c.g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			sweepOnce(t, e, c.g, c.name, c.family, benchRoots(c.g, 2))
+		})
+	}
+}
+
+// TestAdaptiveBench (SPAC_ADAPTIVE_BENCH=1) reports, per graph of
+// SPAC_ADAPTIVE_GRAPHS (default kron20,kron21,kron22,road; road is
+// SPAC_ADAPTIVE_ROAD, default 2000x2000) and over SPAC_ADAPTIVE_ROOTS roots
+// (default 4; road 1): the per-level oracle and the best fixed candidate
+// from the sweep (sums of per-level device times), then end to end (CUDA
+// events around whole searches, every one validated): the best fixed
+// strategy among all the engine's BFS strategies, the adaptive search
+// with the default model, with a model trained on the other graphs'
+// sweeps (leave one out), and replaying the oracle's picks; ratios to the
+// oracle and to the best fixed, and the cost of a prediction. Then
+// do-beamer's (and pull's, lb-cull's) Graph500 GTEPS on
+// SPAC_DO_GRAPHS (default kron22,kron23,kron24), against the goal of 100.
+// Either list may be "none", to run the other part alone (a device call
+// has a time limit).
+func TestAdaptiveBench(t *testing.T) {
+	if os.Getenv("SPAC_ADAPTIVE_BENCH") == "" {
+		t.Skip("set SPAC_ADAPTIVE_BENCH=1")
+	}
+	d := device(t)
+	t.Logf("device: %v", d.Info())
+	which := os.Getenv("SPAC_ADAPTIVE_GRAPHS")
+	if which == "" {
+		which = "kron20,kron21,kron22,road"
+	}
+	nroots := 4
+	if s := os.Getenv("SPAC_ADAPTIVE_ROOTS"); s != "" {
+		var err error
+		if nroots, err = strconv.Atoi(s); err != nil || nroots < 1 {
+			t.Fatalf("SPAC_ADAPTIVE_ROOTS=%s", s)
+		}
+	}
+	type benchGraph struct {
+		name, family string
+		g            *graph.Graph
+		roots        []int32
+		sweeps       []*SweepRoot
+		info         adaptive.GraphInfo
+	}
+	var bgs []*benchGraph
+	if which == "none" {
+		which = ""
+	}
+	for _, name := range splitList(which) {
+		bg := &benchGraph{name: name, family: "kron"}
+		switch {
+		case strings.HasPrefix(name, "kron"):
+			scale, err := strconv.Atoi(strings.TrimPrefix(name, "kron"))
+			if err != nil {
+				t.Fatalf("graph %q", name)
+			}
+			bg.g = kronGraph(t, scale)
+			bg.roots = benchRoots(bg.g, nroots)
+		case name == "road":
+			nx, ny := 2000, 2000
+			if s := os.Getenv("SPAC_ADAPTIVE_ROAD"); s != "" {
+				if _, err := fmt.Sscanf(s, "%dx%d", &nx, &ny); err != nil {
+					t.Fatalf("SPAC_ADAPTIVE_ROAD=%s: want NXxNY", s)
+				}
+			}
+			bg.family, bg.g = "road", roadGraph(t, nx, ny)
+			bg.roots = benchRoots(bg.g, 1)
+		default:
+			t.Fatalf("graph %q", name)
+		}
+		bgs = append(bgs, bg)
+	}
+	// 1. The sweeps.
+	for _, bg := range bgs {
+		e, err := Open(d, bg.g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("graph %s: %d vertices, %d arcs", bg.name, bg.g.NumVertices, bg.g.NumArcs())
+		bg.sweeps = sweepOnce(t, e, bg.g, bg.name, bg.family, bg.roots)
+		bg.info = adaptive.NewGraphInfo(bg.name, bg.family, adaptive.StatsOf(bg.g))
+		bg.info.Generator = bg.name
+		e.Close()
+	}
+	dataset := func(skip string) (*adaptive.Dataset, error) {
+		var sweeps []*adaptive.Sweep
+		for _, bg := range bgs {
+			if bg.name == skip {
+				continue
+			}
+			s := &adaptive.Sweep{Info: bg.info}
+			for _, r := range bg.sweeps {
+				for _, row := range r.Rows() {
+					row.Graph, row.Family = bg.name, bg.family
+					s.Rows = append(s.Rows, row)
+				}
+			}
+			sweeps = append(sweeps, s)
+		}
+		return adaptive.NewDataset(sweeps...)
+	}
+	def, err := adaptive.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defChooser, err := NewModelChooser(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2. End to end.
+	t.Logf("%-8s %10s %10s %7s | %-14s %10s | %10s %10s %10s | %8s %8s %8s", "graph", "oracle_us", "fixed_us", "fix/orc", "best e2e", "e2e_us",
+		"adapt_def", "adapt_loo", "replay", "loo/orc", "loo/fix", "pred_ns")
+	for _, bg := range bgs {
+		e, err := Open(d, bg.g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		mean := func(f func(i int, root int32) (time.Duration, error)) float64 {
+			var sum time.Duration
+			for i, root := range bg.roots {
+				// the first search of a strategy captures its graphs: run twice
+				if _, err := f(i, root); err != nil {
+					t.Fatalf("%s root %d: %v", bg.name, root, err)
+				}
+				dt, err := f(i, root)
+				if err != nil {
+					t.Fatalf("%s root %d: %v", bg.name, root, err)
+				}
+				sum += dt
+			}
+			return float64(sum.Nanoseconds()) / 1e3 / float64(len(bg.roots))
+		}
+		var oracle, fixed float64
+		fixedBy := make([]time.Duration, len(bg.sweeps[0].Candidates))
+		for _, r := range bg.sweeps {
+			oracle += float64(r.OracleTime().Nanoseconds()) / 1e3
+			for c := range fixedBy {
+				for _, lv := range r.Levels {
+					fixedBy[c] += lv.Cost(c)
+				}
+			}
+		}
+		oracle /= float64(len(bg.sweeps))
+		best := 0
+		for c := range fixedBy {
+			if fixedBy[c] < fixedBy[best] {
+				best = c
+			}
+		}
+		fixed = float64(fixedBy[best].Nanoseconds()) / 1e3 / float64(len(bg.sweeps))
+		// the best fixed strategy end to end, among every BFS strategy
+		bestE2E, bestName := math.Inf(1), ""
+		for _, s := range Strategies() {
+			if !s.Supports(BFS) || s.Negative() || s.Offline() {
+				continue
+			}
+			us := mean(func(_ int, root int32) (time.Duration, error) {
+				r, err := e.BFS(ctx, root, s)
+				if errors.Is(err, ErrNotApplicable) {
+					return 0, nil
+				}
+				if err != nil {
+					return 0, err
+				}
+				return r.Time, validate.BFS(bg.g, root, r.Parent, r.Depth)
+			})
+			if us > 0 && us < bestE2E {
+				bestE2E, bestName = us, s.String()
+			}
+		}
+		adaptiveUS := func(ch Chooser) float64 {
+			return mean(func(_ int, root int32) (time.Duration, error) {
+				r, _, err := e.BFSAdaptive(ctx, root, ch, AdaptiveOptions{})
+				if err != nil {
+					return 0, err
+				}
+				return r.Time, validate.BFS(bg.g, root, r.Parent, r.Depth)
+			})
+		}
+		defUS := adaptiveUS(defChooser)
+		looUS := math.NaN()
+		var loo *ModelChooser
+		if len(bgs) > 1 {
+			ds, err := dataset(bg.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, _, err := adaptive.Train(ds, adaptive.TrainOptions{Test: []string{}, Validation: []string{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if loo, err = NewModelChooser(m); err != nil {
+				t.Fatal(err)
+			}
+			looUS = adaptiveUS(loo)
+		}
+		// the oracle's picks replayed, one level a step
+		replayUS := mean(func(i int, root int32) (time.Duration, error) {
+			r0 := bg.sweeps[i]
+			ch := chooserFunc(func(f *adaptive.Features) Strategy {
+				l := int(f[adaptive.Level])
+				if l < len(r0.Levels) {
+					return r0.Candidates[r0.Levels[l].Chosen]
+				}
+				return LBCull
+			})
+			r, _, err := e.BFSAdaptive(ctx, root, ch, AdaptiveOptions{MaxRun: 1})
+			if err != nil {
+				return 0, err
+			}
+			return r.Time, validate.BFS(bg.g, root, r.Parent, r.Depth)
+		})
+		// the cost of one prediction, over the sweeps' levels
+		predNs := 0.0
+		if loo != nil {
+			n, start := 0, time.Now()
+			for time.Since(start) < 20*time.Millisecond {
+				for _, r := range bg.sweeps {
+					for l := range r.Features {
+						predictSink += int(loo.Choose(&r.Features[l]))
+						n++
+					}
+				}
+			}
+			predNs = float64(time.Since(start).Nanoseconds()) / float64(max(n, 1))
+		}
+		t.Logf("%-8s %10.1f %10.1f %7.3f | %-14s %10.1f | %10.1f %10.1f %10.1f | %8.3f %8.3f %8.1f   (sweep's best fixed %s)",
+			bg.name, oracle, fixed, fixed/oracle, bestName, bestE2E, defUS, looUS, replayUS, looUS/oracle, looUS/bestE2E, predNs, bg.sweeps[0].Candidates[best])
+		e.Close()
+	}
+	// 3. Direction-optimizing GTEPS.
+	which = os.Getenv("SPAC_DO_GRAPHS")
+	switch which {
+	case "":
+		which = "kron22,kron23,kron24"
+	case "none":
+		which = ""
+	}
+	for _, name := range splitList(which) {
+		scale, err := strconv.Atoi(strings.TrimPrefix(name, "kron"))
+		if err != nil || !strings.HasPrefix(name, "kron") {
+			t.Fatalf("SPAC_DO_GRAPHS: %q", name)
+		}
+		g := kronGraph(t, scale)
+		e, err := Open(d, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roots := benchRoots(g, 16)
+		for _, s := range []Strategy{DOBeamer, Pull, LBCull} {
+			var teps []float64
+			var ms []float64
+			for i, root := range roots {
+				r, err := e.BFS(context.Background(), root, s)
+				if err == nil && i == 0 {
+					r, err = e.BFS(context.Background(), root, s) // the first captures
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := validate.BFS(g, root, r.Parent, r.Depth); err != nil {
+					t.Fatalf("%s %s root %d: %v", name, s, root, err)
+				}
+				teps = append(teps, validate.TEPS(g.ReachedInputEdges(r.Parent), r.Time))
+				ms = append(ms, float64(r.Time.Microseconds())/1000)
+			}
+			gteps := validate.HarmonicMean(teps) / 1e9
+			goal := ""
+			if s == DOBeamer {
+				goal = fmt.Sprintf("  (goal 100: %v)", gteps >= 100)
+			}
+			slices.Sort(ms)
+			t.Logf("%s %-10s %7.2f Graph500 GTEPS (hmean of %d roots), median %.3f ms%s", name, s, gteps, len(roots), ms[len(ms)/2], goal)
+		}
+		e.Close()
+	}
+}
+
+// predictSink keeps the prediction loop from being optimised away.
+var predictSink int

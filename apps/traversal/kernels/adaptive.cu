@@ -1,0 +1,638 @@
+// Per-level adaptive BFS (issue 17): the implementations of Verstraaten,
+// Varbanescu and de Laat ("mix-and-match", 2018) as engine strategies,
+// direction-optimizing BFS with Beamer's alpha/beta rule decided on the
+// device, the per-level counters the adaptive model reads, and the state
+// copies and checks of the oracle sweep.
+//
+// Every kernel here speaks traversal.cu's protocol on the same arrays: the
+// control block (its words below must equal traversal.cu's, which a test
+// checks), depth as the frontier's stamp (depth[v] == L: v is in the
+// frontier of level L), the visited bitmap in mark, parent, the two
+// queues swapped by the level's parity, the last block's ticket closing
+// the level (output count to input count, level + 1), and a kernel that
+// finds an empty frontier returning at once. So a level of any strategy
+// here may follow a level of any strategy there and the reverse, which is
+// what the adaptive loop and the sweep do.
+//
+// The paper's implementations are topology-driven: a level reads the
+// frontier from the stamps and writes no queue.
+//   edge list        a thread per arc of the COO list: active when its
+//                    source is in the frontier
+//   reverse edge     a thread per in-arc (the COO list of the in-arcs):
+//   list             active when its destination is unvisited and its
+//                    source in the frontier
+//   vertex push      a thread per vertex in the frontier, over its out-arcs
+//   vertex pull      a thread per unvisited vertex, over its in-arcs up to
+//                    the first in the frontier (bottom-up; no atomics)
+//   virtual-warp     W lanes per vertex (W = 2 ... 32), the lanes striding
+//   push             over its out-arcs
+// Each counts the vertices it discovers (the next frontier's size) in one
+// of three ways, which the paper compares: a plain atomicAdd per vertex
+// (CNT_ATOMIC), a per-thread count reduced over the warp, one atomic per
+// warp (CNT_WARP), or reduced over the block, one atomic per block
+// (CNT_BLOCK).
+//
+// Counters (count != 0, and do_level always): with each vertex it
+// discovers a kernel also counts its out-degree, into the sum (C_MF) and
+// the maximum (C_MAXD), by the same method; the level's closer then posts
+// the next frontier's vertices, out-arcs and largest out-degree to a ring
+// of slots in mapped host memory (close_counters), tagged with the
+// search's epoch and the level. For traversal.cu's strategies, whose
+// kernels do not count, the engine appends a counter step after the level:
+// queue_counters over the queue the level wrote (O(frontier)), or
+// frontier_rebuild, which also rebuilds the queue from the stamps (O(n)),
+// after a level that wrote none.
+
+#include <stdint.h>
+
+#define THREADS 256
+typedef unsigned long long u64;
+
+// The control block: these words are traversal.cu's (same values).
+#define C_IN 0
+#define C_LEVEL 1
+#define C_POSTS 3
+#define C_CAP 4
+#define C_OVERFLOW 5
+#define C_OUT 32
+#define C_TICKET 64
+#define C_INSPECTED 96 // int64
+#define CTL_WORDS 160
+// Words of this file only (free in traversal.cu): written by abegin.
+#define C_EPOCH 11  // the search's epoch: the ring's tags
+#define C_BU 12     // do_level: the last level it ran pulled
+#define C_RLEVEL 13 // the last level whose counters are posted
+#define C_NPULL 14  // do_level: levels pulled in this search
+#define C_DARCS 130 // u64: out-arcs of the vertices discovered so far, the frontier's included
+#define C_CURMF 132 // u64: out-arcs of the current frontier
+#define C_MF 136    // u64: out-arcs of the next frontier (accumulating)
+#define C_MAXD 138  // the next frontier's largest out-degree (accumulating)
+#define C_QCOUNT 140 // frontier_rebuild: entries written
+
+// The counters' ring: RING_SLOTS slots of 4 words (tag, vertices, arcs,
+// largest degree); the slot of level L is L % RING_SLOTS.
+#define RING_SLOTS 4096
+#define RING_WORDS 4
+
+#define CNT_ATOMIC 0
+#define CNT_WARP 1
+#define CNT_BLOCK 2
+
+__device__ __forceinline__ int lane_id() { return threadIdx.x & 31; }
+__device__ __forceinline__ int ctl_word(const int* ctl, int i) { return ((volatile const int*)ctl)[i]; }
+__device__ __forceinline__ u64 ctl_u64(const int* ctl, int i) { return *(volatile const u64*)&ctl[i]; }
+
+// visit claims v for level L + 1 from u: the visited bit first (a clear
+// bit proves nothing, it lags the depth), the depth reread, then the CAS
+// that makes the claim unique; the bit and the parent follow.
+__device__ __forceinline__ bool visit(int* depth, int* parent, unsigned* visited, int u, int v, int L) {
+    unsigned bit = 1u << (v & 31);
+    if (visited[v >> 5] & bit) return false;
+    if (((volatile int*)depth)[v] != -1) return false;
+    if (atomicCAS(&depth[v], -1, L + 1) != -1) return false;
+    atomicOr(&visited[v >> 5], bit);
+    parent[v] = u;
+    return true;
+}
+
+// Tally is a thread's count of what it found this level.
+struct Tally {
+    u64 found;   // vertices discovered (CNT_WARP, CNT_BLOCK)
+    u64 arcs;    // their out-arcs (with counters)
+    unsigned maxd; // their largest out-degree (with counters)
+    u64 insp;    // arcs inspected
+};
+
+// found counts a discovered vertex v by the method CNT: at once (one
+// atomic per counter) or in the thread's tally.
+template <int CNT>
+__device__ __forceinline__ void found(int* ctl, const long long* off, int v, bool count, Tally& t) {
+    unsigned d = 0;
+    if (count) d = (unsigned)(off[v + 1] - off[v]);
+    if (CNT == CNT_ATOMIC) {
+        atomicAdd(&ctl[C_OUT], 1);
+        if (count) {
+            atomicAdd((u64*)&ctl[C_MF], (u64)d);
+            atomicMax((unsigned*)&ctl[C_MAXD], d);
+        }
+    } else {
+        t.found++;
+        t.arcs += d;
+        t.maxd = max(t.maxd, d);
+    }
+}
+
+__device__ __forceinline__ u64 warp_sum(u64 x) {
+    for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+    return x;
+}
+
+// close_counters posts the counters of the frontier of level `level` (nf
+// vertices) and moves them on: the next frontier's sums start from zero,
+// the current frontier's arcs and the discovered arcs (Beamer's rule)
+// take them. The closer's thread runs it, after every block's atomics.
+__device__ void close_counters(int* ctl, u64* ring, int level, int nf) {
+    volatile int* c = ctl;
+    volatile u64* mf_w = (volatile u64*)&ctl[C_MF];
+    volatile u64* cur_w = (volatile u64*)&ctl[C_CURMF];
+    volatile u64* dis_w = (volatile u64*)&ctl[C_DARCS];
+    u64 mf = *mf_w;
+    unsigned mx = (unsigned)c[C_MAXD];
+    *mf_w = 0;
+    c[C_MAXD] = 0;
+    *cur_w = mf;
+    *dis_w = *dis_w + mf;
+    c[C_RLEVEL] = level;
+    if (ring) {
+        volatile u64* s = ring + (long long)(level & (RING_SLOTS - 1)) * RING_WORDS;
+        s[1] = (u64)(unsigned)nf;
+        s[2] = mf;
+        s[3] = (u64)mx;
+        __threadfence_system();
+        s[0] = ((u64)(unsigned)c[C_EPOCH] << 32) | (u64)(unsigned)level;
+    }
+}
+
+// finish_level ends a block's part of a level: the tallies reduced by the
+// method CNT (the warp's or the block's, one atomic each), the inspected
+// arcs by the block, then the block's ticket; the last block closes the
+// level as traversal.cu's close_level does, moves the counters on when
+// count is set (close_counters: to the ring too where ring is not null)
+// and, for do_level (bu >= 0), records the direction this level ran.
+// Every thread of the block calls it, with no thread gone before.
+template <int CNT>
+__device__ void finish_level(int* ctl, Tally t, bool count, u64* ring, int bu) {
+    __shared__ u64 s_found, s_arcs, s_insp;
+    __shared__ unsigned s_max;
+    if (CNT == CNT_WARP) {
+        u64 f = warp_sum(t.found);
+        u64 a = count ? warp_sum(t.arcs) : 0;
+        unsigned mx = count ? __reduce_max_sync(0xffffffffu, t.maxd) : 0;
+        if (lane_id() == 0) {
+            if (f) atomicAdd(&ctl[C_OUT], (int)f);
+            if (a) atomicAdd((u64*)&ctl[C_MF], a);
+            if (mx) atomicMax((unsigned*)&ctl[C_MAXD], mx);
+        }
+    }
+    if (threadIdx.x == 0) {
+        s_found = 0;
+        s_arcs = 0;
+        s_insp = 0;
+        s_max = 0;
+    }
+    __syncthreads();
+    u64 insp = warp_sum(t.insp);
+    if (lane_id() == 0 && insp) atomicAdd(&s_insp, insp);
+    if (CNT == CNT_BLOCK) {
+        u64 f = warp_sum(t.found);
+        u64 a = count ? warp_sum(t.arcs) : 0;
+        unsigned mx = count ? __reduce_max_sync(0xffffffffu, t.maxd) : 0;
+        if (lane_id() == 0) {
+            if (f) atomicAdd(&s_found, f);
+            if (a) atomicAdd(&s_arcs, a);
+            if (mx) atomicMax(&s_max, mx);
+        }
+    }
+    __threadfence(); // every thread's claims and counts, before the ticket
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    if (CNT == CNT_BLOCK) {
+        if (s_found) atomicAdd(&ctl[C_OUT], (int)s_found);
+        if (s_arcs) atomicAdd((u64*)&ctl[C_MF], s_arcs);
+        if (s_max) atomicMax((unsigned*)&ctl[C_MAXD], s_max);
+    }
+    if (s_insp) atomicAdd((u64*)&ctl[C_INSPECTED], s_insp);
+    __threadfence();
+    if (atomicAdd((unsigned*)&ctl[C_TICKET], 1u) != gridDim.x - 1) return;
+    __threadfence();
+    volatile int* c = ctl;
+    c[C_TICKET] = 0;
+    int out = c[C_OUT];
+    if (out > c[C_CAP]) { c[C_OVERFLOW] = 1; out = 0; } // stop: the host reports it
+    c[C_IN] = out;
+    c[C_OUT] = 0;
+    int level = c[C_LEVEL] + 1;
+    c[C_LEVEL] = level;
+    if (bu >= 0) {
+        c[C_BU] = bu;
+        if (bu) c[C_NPULL] = c[C_NPULL] + 1;
+    }
+    if (count) close_counters(ctl, ring, level, out);
+    __threadfence();
+}
+
+// Every kernel of the paper's implementations takes the same arguments.
+#define PARGS const long long *off, const int *adj, const int *src, const long long *ioff, const int *iadj, \
+              const int *isrc, int n, long long m, long long mi, int *depth, int *parent, unsigned *visited,  \
+              int *ctl, int count, u64 *ring
+
+// edge list: a thread per arc of the COO list (src, adj).
+template <int CNT>
+__device__ void edge_list(PARGS) {
+    if (ctl_word(ctl, C_IN) == 0) return;
+    int L = ctl_word(ctl, C_LEVEL);
+    Tally t{};
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < m; k += (long long)gridDim.x * blockDim.x) {
+        int u = src[k];
+        if (depth[u] != L) continue;
+        t.insp++;
+        int v = adj[k];
+        if (visit(depth, parent, visited, u, v, L)) found<CNT>(ctl, off, v, count, t);
+    }
+    finish_level<CNT>(ctl, t, count, ring, -1);
+}
+
+// reverse edge list: a thread per in-arc (isrc the destinations, iadj the
+// sources, mi of them); an arc into a visited vertex is skipped on its
+// bit, without reading its source.
+template <int CNT>
+__device__ void rev_edge_list(PARGS) {
+    if (ctl_word(ctl, C_IN) == 0) return;
+    int L = ctl_word(ctl, C_LEVEL);
+    Tally t{};
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < mi; k += (long long)gridDim.x * blockDim.x) {
+        int v = isrc[k];
+        if (visited[v >> 5] & (1u << (v & 31))) continue;
+        t.insp++;
+        int u = iadj[k];
+        if (depth[u] != L) continue;
+        if (visit(depth, parent, visited, u, v, L)) found<CNT>(ctl, off, v, count, t);
+    }
+    finish_level<CNT>(ctl, t, count, ring, -1);
+}
+
+// vertex push: a thread per vertex of the frontier, over its out-arcs.
+template <int CNT>
+__device__ void vertex_push(PARGS) {
+    if (ctl_word(ctl, C_IN) == 0) return;
+    int L = ctl_word(ctl, C_LEVEL);
+    Tally t{};
+    for (int u = blockIdx.x * blockDim.x + threadIdx.x; u < n; u += gridDim.x * blockDim.x) {
+        if (depth[u] != L) continue;
+        long long b = off[u], e = off[u + 1];
+        t.insp += e - b;
+        for (long long k = b; k < e; k++) {
+            int v = adj[k];
+            if (visit(depth, parent, visited, u, v, L)) found<CNT>(ctl, off, v, count, t);
+        }
+    }
+    finish_level<CNT>(ctl, t, count, ring, -1);
+}
+
+// vertex pull: a thread per unvisited vertex (its bit clear: in a pull
+// only v's own thread sets it), over its in-arcs up to the first whose
+// source is in the frontier; v is the thread's alone, so no atomics but
+// the bit's.
+template <int CNT>
+__device__ void vertex_pull(PARGS) {
+    if (ctl_word(ctl, C_IN) == 0) return;
+    int L = ctl_word(ctl, C_LEVEL);
+    Tally t{};
+    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+        unsigned bit = 1u << (v & 31);
+        if (visited[v >> 5] & bit) continue;
+        long long b = ioff[v], e = ioff[v + 1];
+        for (long long k = b; k < e; k++) {
+            int u = iadj[k];
+            t.insp++;
+            if (depth[u] == L) {
+                depth[v] = L + 1;
+                atomicOr(&visited[v >> 5], bit);
+                parent[v] = u;
+                found<CNT>(ctl, off, v, count, t);
+                break;
+            }
+        }
+    }
+    finish_level<CNT>(ctl, t, count, ring, -1);
+}
+
+// virtual-warp push: groups of W lanes (W divides 32, so a group never
+// straddles a warp), a vertex per group, the lanes striding over its arcs.
+template <int W, int CNT>
+__device__ void vw_push(PARGS) {
+    if (ctl_word(ctl, C_IN) == 0) return;
+    int L = ctl_word(ctl, C_LEVEL);
+    Tally t{};
+    long long tid = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    int lane = threadIdx.x & (W - 1);
+    long long groups = (long long)gridDim.x * blockDim.x / W;
+    for (long long u = tid / W; u < n; u += groups) {
+        if (depth[u] != L) continue;
+        long long b = off[u], e = off[u + 1];
+        if (lane == 0) t.insp += e - b;
+        for (long long k = b + lane; k < e; k += W) {
+            int v = adj[k];
+            if (visit(depth, parent, visited, (int)u, v, L)) found<CNT>(ctl, off, v, count, t);
+        }
+    }
+    finish_level<CNT>(ctl, t, count, ring, -1);
+}
+
+#define PAPER_ENTRY(name, body)                                                 \
+    extern "C" __global__ void __launch_bounds__(THREADS) name(PARGS) {         \
+        body(off, adj, src, ioff, iadj, isrc, n, m, mi, depth, parent, visited, \
+             ctl, count, ring);                                                 \
+    }
+#define PAPER_CNT(prefix, fn)                        \
+    PAPER_ENTRY(prefix##_atomic, fn<CNT_ATOMIC>)     \
+    PAPER_ENTRY(prefix##_warp, fn<CNT_WARP>)         \
+    PAPER_ENTRY(prefix##_block, fn<CNT_BLOCK>)
+
+PAPER_CNT(el, edge_list)
+PAPER_CNT(rel, rev_edge_list)
+PAPER_CNT(vpush, vertex_push)
+PAPER_CNT(vpull, vertex_pull)
+
+#define VW_ENTRY(w)                                                                     \
+    extern "C" __global__ void __launch_bounds__(THREADS) vw##w##_warp(PARGS) {         \
+        vw_push<w, CNT_WARP>(off, adj, src, ioff, iadj, isrc, n, m, mi, depth, parent, \
+                             visited, ctl, count, ring);                                \
+    }
+VW_ENTRY(2)
+VW_ENTRY(4)
+VW_ENTRY(8)
+VW_ENTRY(16)
+VW_ENTRY(32)
+
+// ------------------------------------------------------ direction-optimizing
+
+// qpush appends v to q (warp-aggregated: one atomic per batch of lanes
+// that push together) on C_OUT, as traversal.cu's push_agg.
+__device__ __forceinline__ void qpush(int* ctl, int* q, int v) {
+    unsigned act = __activemask();
+    int leader = __ffs(act) - 1;
+    int rank = __popc(act & ((1u << lane_id()) - 1));
+    int base = 0;
+    if (lane_id() == leader) base = atomicAdd(&ctl[C_OUT], __popc(act));
+    base = __shfl_sync(act, base, leader);
+    if (base + rank < ctl[C_CAP]) q[base + rank] = v; else ctl[C_OVERFLOW] = 1;
+}
+
+// do_found: a vertex do_level discovered: queued, its degree tallied.
+__device__ __forceinline__ void do_found(int* ctl, const long long* off, int* q, int v, Tally& t) {
+    qpush(ctl, q, v);
+    unsigned d = (unsigned)(off[v + 1] - off[v]);
+    t.arcs += d;
+    t.maxd = max(t.maxd, d);
+}
+
+// do_range: the arcs [b, e) of frontier vertex u, stride step.
+__device__ __forceinline__ void do_range(const long long* off, const int* adj, int* depth, int* parent, unsigned* visited,
+                                         int* ctl, int* q, int u, long long b, long long e, int step, int L, Tally& t) {
+    for (long long k = b; k < e; k += step) {
+        int v = adj[k];
+        if (visit(depth, parent, visited, u, v, L)) do_found(ctl, off, q, v, t);
+    }
+}
+
+// do_level: one level of direction-optimizing BFS (Beamer, Asanovic and
+// Patterson, SC 2012), the direction chosen at the level's start by every
+// block alike from the counters of its frontier: after a top-down level,
+// pull when the frontier's out-arcs exceed the undiscovered vertices'
+// out-arcs / alpha; after a bottom-up level, push again once the frontier
+// holds fewer than n / beta vertices. Top-down: TWC's thread / warp /
+// block grouping over the queue (thresholds twarp and tcta); bottom-up: a
+// thread per unvisited vertex over its in-arcs to the first in the
+// frontier. Both queue what they discover, so either may follow, and
+// count its out-arcs for the rule (and the ring, when ring is set).
+extern "C" __global__ void __launch_bounds__(THREADS) do_level(const long long* off, const int* adj, const long long* ioff,
+                                                               const int* iadj, int n, long long m, int* depth, int* parent,
+                                                               unsigned* visited, int* ctl, int* q0, int* q1, int twarp,
+                                                               int tcta, float alpha, float beta, u64* ring) {
+    int nin = ctl_word(ctl, C_IN);
+    if (nin == 0) return;
+    int L = ctl_word(ctl, C_LEVEL);
+    const int* qin = (L & 1) ? q1 : q0;
+    int* qout = (L & 1) ? q0 : q1;
+    u64 dis = ctl_u64(ctl, C_DARCS), cur = ctl_u64(ctl, C_CURMF);
+    double mu = dis >= (u64)m ? 0.0 : (double)((u64)m - dis);
+    int bu = ctl_word(ctl, C_BU);
+    if (!bu) bu = (double)cur * (double)alpha > mu;
+    else bu = !((double)nin * (double)beta < (double)n);
+    Tally t{};
+    if (bu) {
+        // whole warps per round: a warp's 32 vertices share a bitmap word
+        for (int base = blockIdx.x * blockDim.x; base < n; base += gridDim.x * blockDim.x) {
+            int v = base + threadIdx.x;
+            if (v >= n) continue;
+            unsigned bit = 1u << (v & 31);
+            if (visited[v >> 5] & bit) continue;
+            long long b = ioff[v], e = ioff[v + 1];
+            for (long long k = b; k < e; k++) {
+                int u = iadj[k];
+                t.insp++;
+                if (depth[u] == L) {
+                    depth[v] = L + 1;
+                    atomicOr(&visited[v >> 5], bit);
+                    parent[v] = u;
+                    do_found(ctl, off, qout, v, t);
+                    break;
+                }
+            }
+        }
+    } else if (blockIdx.x < (unsigned)((nin + blockDim.x - 1) / blockDim.x)) {
+        __shared__ int s_owner, s_u;
+        __shared__ long long s_b, s_e;
+        for (int base = blockIdx.x * blockDim.x; base < nin; base += gridDim.x * blockDim.x) {
+            int i = base + threadIdx.x;
+            int u = -1;
+            long long b = 0, e = 0;
+            if (i < nin) {
+                u = qin[i];
+                b = off[u];
+                e = off[u + 1];
+                t.insp += e - b;
+            }
+            while (true) { // block: vertices of at least tcta arcs, one at a time
+                if (threadIdx.x == 0) s_owner = -1;
+                __syncthreads();
+                if (e - b >= tcta) s_owner = threadIdx.x;
+                __syncthreads();
+                int owner = s_owner;
+                if (owner < 0) break;
+                if (threadIdx.x == owner) {
+                    s_u = u;
+                    s_b = b;
+                    s_e = e;
+                    b = e;
+                }
+                __syncthreads();
+                do_range(off, adj, depth, parent, visited, ctl, qout, s_u, s_b + threadIdx.x, s_e, blockDim.x, L, t);
+                __syncthreads();
+            }
+            while (true) { // warp: at least twarp arcs
+                unsigned want = __ballot_sync(0xffffffffu, e - b >= twarp);
+                if (!want) break;
+                int leader = __ffs(want) - 1;
+                int wu = __shfl_sync(0xffffffffu, u, leader);
+                long long wb = __shfl_sync(0xffffffffu, b, leader);
+                long long we = __shfl_sync(0xffffffffu, e, leader);
+                if (lane_id() == leader) b = e;
+                do_range(off, adj, depth, parent, visited, ctl, qout, wu, wb + lane_id(), we, 32, L, t);
+                __syncwarp();
+            }
+            if (e > b) do_range(off, adj, depth, parent, visited, ctl, qout, u, b, e, 1, L, t);
+            __syncthreads();
+        }
+    }
+    // the vertices went to C_OUT with the queue; the tally holds their
+    // arcs, which the warps add (found stays 0)
+    finish_level<CNT_WARP>(ctl, t, true, ring, bu);
+}
+
+// ------------------------------------------------------------ counter steps
+
+// block_counts adds the block's arcs and largest degree into C_MF and
+// C_MAXD, then takes the block's ticket: true for the last block.
+__device__ bool block_counts(int* ctl, u64 arcs, unsigned mx) {
+    __shared__ u64 s_arcs;
+    __shared__ unsigned s_max;
+    if (threadIdx.x == 0) {
+        s_arcs = 0;
+        s_max = 0;
+    }
+    __syncthreads();
+    u64 a = warp_sum(arcs);
+    unsigned x = __reduce_max_sync(0xffffffffu, mx);
+    if (lane_id() == 0) {
+        if (a) atomicAdd(&s_arcs, a);
+        if (x) atomicMax(&s_max, x);
+    }
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x != 0) return false;
+    if (s_arcs) atomicAdd((u64*)&ctl[C_MF], s_arcs);
+    if (s_max) atomicMax((unsigned*)&ctl[C_MAXD], s_max);
+    __threadfence();
+    if (atomicAdd((unsigned*)&ctl[C_TICKET], 1u) != gridDim.x - 1) return false;
+    __threadfence();
+    ((volatile int*)ctl)[C_TICKET] = 0;
+    return true;
+}
+
+// queue_counters: the counters of the frontier a level queued (the queue
+// of the level now current, C_IN entries, each vertex once), posted to
+// the ring; nothing where they are posted already (a level that did not
+// run) or the frontier is empty (the search is over).
+extern "C" __global__ void __launch_bounds__(THREADS) queue_counters(const long long* off, int* ctl, const int* q0,
+                                                                     const int* q1, u64* ring) {
+    int nin = ctl_word(ctl, C_IN);
+    int level = ctl_word(ctl, C_LEVEL);
+    if (nin == 0 || ctl_word(ctl, C_RLEVEL) == level) return;
+    const int* q = (level & 1) ? q1 : q0;
+    u64 arcs = 0;
+    unsigned mx = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nin; i += gridDim.x * blockDim.x) {
+        int v = q[i];
+        unsigned d = (unsigned)(off[v + 1] - off[v]);
+        arcs += d;
+        mx = max(mx, d);
+    }
+    if (block_counts(ctl, arcs, mx)) {
+        close_counters(ctl, ring, level, nin);
+        __threadfence();
+    }
+}
+
+// frontier_rebuild writes the queue of the current level from the stamps
+// (every v with depth[v] == level, once) and sets C_IN to their number
+// (a level of lb, which queues duplicates, gets its count without them);
+// with count, the frontier's counters too, posted to the ring unless they
+// are already. Nothing for an empty frontier.
+extern "C" __global__ void __launch_bounds__(THREADS) frontier_rebuild(const long long* off, const int* depth, int n,
+                                                                       int* ctl, int* q0, int* q1, u64* ring, int count) {
+    if (ctl_word(ctl, C_IN) == 0) return;
+    int level = ctl_word(ctl, C_LEVEL);
+    bool counting = count && ctl_word(ctl, C_RLEVEL) != level;
+    int* q = (level & 1) ? q1 : q0;
+    u64 arcs = 0;
+    unsigned mx = 0;
+    // whole warps per round, for the ballot
+    for (int base = blockIdx.x * blockDim.x; base < n; base += gridDim.x * blockDim.x) {
+        int v = base + threadIdx.x;
+        bool in = v < n && depth[v] == level;
+        unsigned act = __ballot_sync(0xffffffffu, in);
+        if (!act) continue;
+        int leader = __ffs(act) - 1;
+        int at = 0;
+        if (lane_id() == leader) at = atomicAdd(&ctl[C_QCOUNT], __popc(act));
+        at = __shfl_sync(0xffffffffu, at, leader);
+        if (in) {
+            q[at + __popc(act & ((1u << lane_id()) - 1))] = v;
+            if (counting) {
+                unsigned d = (unsigned)(off[v + 1] - off[v]);
+                arcs += d;
+                mx = max(mx, d);
+            }
+        }
+    }
+    if (block_counts(ctl, arcs, mx)) {
+        volatile int* c = ctl;
+        int nf = c[C_QCOUNT];
+        c[C_QCOUNT] = 0;
+        c[C_IN] = nf;
+        if (counting) close_counters(ctl, ring, level, nf);
+        __threadfence();
+    }
+}
+
+// abegin: this file's control words for a new search (after traversal.cu's
+// init): the ring's epoch, no direction pulled, level 0's counters the
+// host's (RootCounters), the root's arcs discovered and in the frontier.
+extern "C" __global__ void abegin(int* ctl, int epoch, long long rootArcs) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    ctl[C_EPOCH] = epoch;
+    ctl[C_BU] = 0;
+    ctl[C_RLEVEL] = 0;
+    ctl[C_NPULL] = 0;
+    ctl[C_MAXD] = 0;
+    ctl[C_QCOUNT] = 0;
+    *(u64*)&ctl[C_MF] = 0;
+    *(u64*)&ctl[C_DARCS] = (u64)rootArcs;
+    *(u64*)&ctl[C_CURMF] = (u64)rootArcs;
+    __threadfence();
+}
+
+// ------------------------------------------------------------------ sweep
+
+// ring_clear clears the ring's slot of a level, so that the next post
+// there is known to be new.
+extern "C" __global__ void ring_clear(u64* ring, int level) {
+    if (threadIdx.x < RING_WORDS) ring[(long long)(level & (RING_SLOTS - 1)) * RING_WORDS + threadIdx.x] = 0;
+}
+
+// copy_words copies words 32-bit words from src to dst.
+extern "C" __global__ void __launch_bounds__(THREADS) copy_words(int* dst, const int* src, long long words) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < words; i += (long long)gridDim.x * blockDim.x)
+        dst[i] = src[i];
+}
+
+// ctl_copy copies a control block but its post count, which only grows
+// (the host numbers the posts it awaits by it). One block.
+extern "C" __global__ void ctl_copy(int* dst, const int* src) {
+    for (int i = threadIdx.x; i < CTL_WORDS; i += blockDim.x)
+        if (i != C_POSTS) dst[i] = src[i];
+}
+
+// level_check counts into *bad the vertices whose depth after a level
+// differs from the reference's (ref, cut at level `upto`: deeper vertices
+// unreached) and the new frontier's vertices whose parent is not at the
+// level before in the reference.
+extern "C" __global__ void __launch_bounds__(THREADS) level_check(const int* depth, const int* parent, const int* ref,
+                                                                  int n, int upto, u64* bad) {
+    u64 wrong = 0;
+    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+        int r = ref[v];
+        int want = (r >= 0 && r <= upto) ? r : -1;
+        int d = depth[v];
+        if (d != want) {
+            wrong++;
+        } else if (d == upto && upto > 0) {
+            int p = parent[v];
+            if (p < 0 || p >= n || ref[p] != upto - 1) wrong++;
+        }
+    }
+    wrong = warp_sum(wrong);
+    if (lane_id() == 0 && wrong) atomicAdd(bad, wrong);
+}

@@ -2,8 +2,14 @@
 GO      ?= go
 BIN     := bin/spac
 DEMO    := demo/ba-50k-d16.mtx
+# MPI=1 (the default): `make test` also installs OpenMPI, PT-Scotch and
+# Zoltan (scripts/setup.sh --mpi) and runs the MPI build's tests, which
+# start mpirun with 1, 2 and 4 processes. MPI=0: neither.
+MPI     ?= 1
+# The packages with code or tests under the mpi build tag.
+MPI_PKGS := ./mpi/... ./ptscotch ./zoltan ./hypergraph ./dist ./cmd/spac
 
-.PHONY: all setup build demo test bench gpu ptx clean
+.PHONY: all setup build demo test test-mpi bench gpu mpi ptx clean
 
 all: build
 
@@ -30,6 +36,25 @@ test: setup
 	$(GO) vet ./...
 	$(GO) test ./...
 	scripts/gpu-build.sh --vet
+ifeq ($(MPI),1)
+	@scripts/setup.sh --mpi
+	$(MAKE) --no-print-directory test-mpi
+endif
+
+# The MPI build's vet and tests alone (the packages are installed: make mpi).
+# The tests start mpirun -np 1, 2 and 4 (--oversubscribe, and
+# --allow-run-as-root as root); about a minute and a half on two cores.
+test-mpi:
+	$(GO) vet -tags mpi $(MPI_PKGS)
+	$(GO) test -tags mpi $(MPI_PKGS)
+
+# The MPI build: bin/mpi/spac, with 'partition --mpi' (distributed SPAC on
+# PT-Scotch) and the hypergraph method (Zoltan PHG). Installs OpenMPI,
+# PT-Scotch and Zoltan from Debian's packages first. Run it under mpirun:
+#   mpirun -np 4 bin/mpi/spac partition big.mtx --mpi -o big.parts.tsv
+mpi:
+	@scripts/setup.sh --mpi
+	$(GO) build -tags mpi -o bin/mpi/spac ./cmd/spac
 
 # Speed and memory targets are checked here, not in unit tests.
 bench: setup

@@ -39,17 +39,23 @@ method's.`,
   spac compare cant.mtx --as-stored --methods spac,greedy,wvp-greedy --format csv`,
 		Args: oneInput,
 		RunE: func(c *cobra.Command, args []string) error {
-			names := spac.MethodNames()
+			names := allMethods()
 			if methods != "" && methods != "all" {
 				names = strings.Split(methods, ",")
 			}
 			var ms []spac.Method
 			for _, n := range names {
-				m, err := spac.Lookup(strings.TrimSpace(n))
+				m, err := lookupMethod(strings.TrimSpace(n))
 				if err != nil {
 					return usageError{err}
 				}
 				ms = append(ms, m)
+			}
+			// Under mpirun, every rank runs the collective methods
+			// (hypergraph) together and rank 0 alone the others.
+			rank, _, err := mpiRank(ms)
+			if err != nil {
+				return err
 			}
 			if err := pf.validate(); err != nil {
 				return err
@@ -64,11 +70,20 @@ method's.`,
 			}
 			prog := in.progress()
 			prog.Printf("%s\n%d parts of at most %d edges", data.Describe(), opts.K, opts.Cap)
+			if rank != 0 {
+				prog = nil
+			}
 			var rows []comparisonRow
 			for _, m := range ms {
+				if rank != 0 && !collective(m) {
+					continue
+				}
 				p, met, err := pipeline.Partition(c.Context(), data, m, opts, prog)
 				if err != nil {
 					return err
+				}
+				if rank != 0 {
+					continue
 				}
 				row := newComparisonRow(data.Matrix.Name, met)
 				// Parts larger than a CUDA block have no schedule: no traffic.
@@ -81,12 +96,15 @@ method's.`,
 				}
 				rows = append(rows, row)
 			}
+			if rank != 0 {
+				return nil
+			}
 			return writeComparison(c.OutOrStdout(), format, rows)
 		},
 	}
 	in.register(c)
 	pf.register(c)
-	c.Flags().StringVar(&methods, "methods", "all", "comma-separated methods to run: "+strings.Join(spac.MethodNames(), ","))
+	c.Flags().StringVar(&methods, "methods", "all", "comma-separated methods to run: "+strings.Join(methodNames(), ",")+" (hypergraph needs the MPI build, 'make mpi'; all includes it there)")
 	registerFormat(c, &format, formatTable, formatCSV, formatJSON)
 	return c
 }

@@ -65,7 +65,7 @@ Typical use:
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w\nsee '%s --help'", err, c.CommandPath())}
 	})
-	root.AddCommand(newPartitionCmd(), newCompareCmd(), newStatsCmd(), newGenCmd())
+	root.AddCommand(newPartitionCmd(), newCompareCmd(), newStatsCmd(), newGenCmd(), newEvaluateCmd())
 	root.AddCommand(scheduleCommands(env)...)
 	root.AddCommand(cfdCommand())
 	root.AddCommand(spmvCommand(env))
@@ -87,6 +87,7 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "spac:", err)
 	}
+	mpiFinalize()
 	os.Exit(exitCode(err))
 }
 

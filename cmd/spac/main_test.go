@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/spac-gpu/spac/spac"
 )
 
 // executeStreams runs the command line with args as main would: it returns
@@ -154,7 +152,7 @@ func TestCompareFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(spac.MethodNames()); len(recs) != n+1 || recs[0][1] != "method" || recs[1][1] != "spac" {
+	if n := len(allMethods()); len(recs) != n+1 || recs[0][1] != "method" || recs[1][1] != "spac" {
 		t.Fatalf("csv: want a header and %d methods with spac first, got %v", n, recs)
 	}
 	out, code, err = execute(t, "compare", in, "--parts", "3", "--format", "json", "--methods", "spac,greedy", "--quiet")

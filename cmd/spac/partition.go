@@ -161,6 +161,7 @@ func (f *partFlags) config(method string) (pipeline.PartitionConfig, error) {
 func newPartitionCmd() *cobra.Command {
 	var in inputFlags
 	var pf partFlags
+	var df distFlags
 	var method, assignment string
 	c := &cobra.Command{
 		Use:   "partition IN",
@@ -172,19 +173,27 @@ replication factor, largest part, per-part shared-memory demand, time.
 Methods: spac (split-and-connect with METIS, the default), default (contiguous
 chunks in row order: today's kernels), random and greedy (PowerGraph),
 wvp-random and wvp-greedy (METIS vertex partition, cut edges placed randomly
-or greedily), hdrf and dbh (streaming), ne (neighbourhood expansion) and hep
-(NE++ in memory, HDRF for the edges between hubs). Every method holds the
-same cap.
+or greedily), hdrf and dbh (streaming), ne (neighbourhood expansion), hep
+(NE++ in memory, HDRF for the edges between hubs) and, in the MPI build,
+hypergraph (the column-net model on Zoltan PHG, on as many processes as
+mpirun starts). Every method holds the same cap.
+
+--mpi partitions with SPAC over MPI (the MPI build, 'make mpi', under
+mpirun): the processes share the input, the work and the memory.
 
 --assignment writes one line "row col part" per nonzero: row and column
 1-based as in the input, part 0-based, in the input's entry order (expanded
 symmetric entries follow the stored entry they mirror).`,
 		Example: `  spac partition bcsstk13.mtx.gz --block-size 256
   spac partition web.txt --method hdrf --parts 64 --assignment web.parts.tsv
-  spac gen ba:n=50000,m=8 -o - | spac partition - --method greedy`,
+  spac gen ba:n=50000,m=8 -o - | spac partition - --method greedy
+  mpirun -np 4 bin/mpi/spac partition big.mtx --mpi -o big.parts.tsv`,
 		Args: oneInput,
 		RunE: func(c *cobra.Command, args []string) error {
-			m, err := spac.Lookup(method)
+			if df.on {
+				return runDistributed(c, args[0], &in, &pf, &df, method, assignment)
+			}
+			m, err := lookupMethod(method)
 			if err != nil {
 				return usageError{err}
 			}
@@ -208,6 +217,9 @@ symmetric entries follow the stored entry they mirror).`,
 			if err != nil {
 				return err
 			}
+			if rank, _, err := mpiRank([]spac.Method{m}); err != nil || rank != 0 {
+				return err // a collective method's outputs are rank 0's
+			}
 			if assignment != "" {
 				if err := output.Write(c.Context(), assignment, c.OutOrStdout(), func(w io.Writer) error { return writeAssignment(w, data, p) }); err != nil {
 					return err
@@ -223,6 +235,7 @@ symmetric entries follow the stored entry they mirror).`,
 	}
 	in.register(c)
 	pf.register(c)
+	df.register(c)
 	c.Flags().StringVarP(&method, "method", "m", "spac", "partitioning method (see above)")
 	c.Flags().StringVarP(&assignment, "assignment", "o", "", "write the part of every nonzero to this file (row col part per line)")
 	return c

@@ -42,10 +42,12 @@ func NewGonumGraph(g *Graph, inc *Incidence) (*GonumGraph, error) {
 		return nil, fmt.Errorf("gonum graph: incidence lists cover %d vertices, the graph has %d", len(inc.Offsets)-1, g.NumVertices)
 	}
 	off := make([]int32, g.NumVertices+1)
-	nbr := make([]int32, 0, len(inc.Other))
+	nbr := make([]int32, 0, len(inc.Edge))
 	for v := 0; v < g.NumVertices; v++ {
 		start := len(nbr)
-		nbr = append(nbr, inc.Other[inc.Offsets[v]:inc.Offsets[v+1]]...)
+		for _, e := range inc.Edge[inc.Offsets[v]:inc.Offsets[v+1]] {
+			nbr = append(nbr, g.Opposite(e, int32(v)))
+		}
 		slices.Sort(nbr[start:])
 		nbr = append(nbr[:start], slices.Compact(nbr[start:])...)
 		off[v+1] = int32(len(nbr))

@@ -3,6 +3,8 @@ package matrices
 import (
 	"fmt"
 	"math"
+
+	"github.com/spac-gpu/spac/internal/par"
 )
 
 // Model says how a matrix becomes a locality graph.
@@ -74,9 +76,12 @@ func LocalityGraph(m *COO, model Model) (*Graph, error) {
 		g.NumRowVertices = m.NRows
 		g.V = make([]int32, nnz)
 		off := int32(m.NRows)
-		for e, c := range m.Col {
-			g.V[e] = off + c
-		}
+		par.Do(8, func(r int) {
+			lo, hi := nnz*r/8, nnz*(r+1)/8
+			for e, c := range m.Col[lo:hi] {
+				g.V[lo+e] = off + c
+			}
+		})
 	case ModelGraph:
 		if m.NRows != m.NCols {
 			return nil, fmt.Errorf("%s: model graph needs a square matrix, this one is %d x %d (use --model spmv)", m.Name, m.NRows, m.NCols)
@@ -91,13 +96,18 @@ func LocalityGraph(m *COO, model Model) (*Graph, error) {
 }
 
 // Incidence lists, for every vertex, the edges incident to it, in CSR form:
-// the edges of v are Edge[Offsets[v]:Offsets[v+1]] in increasing edge order,
-// and Other holds the opposite endpoint of each. A self-loop is listed once.
+// the edges of v are Edge[Offsets[v]:Offsets[v+1]] in increasing edge order.
+// A self-loop is listed once. The opposite endpoint of each is not stored
+// (Graph.Opposite gives it): on the largest inputs every 4 bytes per entry
+// of the lists is 8 bytes per edge of the partitioner's peak memory.
 type Incidence struct {
 	Offsets []int32
 	Edge    []int32
-	Other   []int32
 }
+
+// Opposite is the endpoint of edge e other than v, which must be one of
+// e's endpoints; for a self-loop, v itself.
+func (g *Graph) Opposite(e, v int32) int32 { return g.U[e] ^ g.V[e] ^ v }
 
 // BuildLocality builds m's locality graph under model (LocalityGraph) and
 // its incidence lists (BuildIncidence): what a partitioner takes.
@@ -117,39 +127,63 @@ func BuildLocality(m *COO, model Model) (*Graph, *Incidence, error) {
 func (inc *Incidence) Degree(v int) int { return int(inc.Offsets[v+1] - inc.Offsets[v]) }
 
 // BuildIncidence builds the incidence lists of g in two passes over the edge
-// list (count, then fill), with no per-vertex allocation.
+// list (count, then fill), with no per-vertex allocation. From
+// incidenceParallelEdges edges on, incidenceRanges ranges of edges are
+// counted and filled in parallel, each with its own counts per vertex (4
+// bytes per vertex and range, for the time of the call): a vertex's edges
+// from a range go after those from the ranges before it, so the lists are
+// the same, in edge order, however many cores run it.
 func BuildIncidence(g *Graph) (*Incidence, error) {
 	m := g.NumEdges()
 	if 2*int64(m) > math.MaxInt32 {
 		return nil, fmt.Errorf("%d edges exceed the int32 range of the incidence lists", m)
 	}
-	off := make([]int32, g.NumVertices+1)
-	total := 0
-	for e := 0; e < m; e++ {
-		u, v := g.U[e], g.V[e]
-		off[u+1]++
-		total++
-		if u != v {
-			off[v+1]++
-			total++
+	n := g.NumVertices
+	ranges := 1
+	if m >= incidenceParallelEdges {
+		ranges = incidenceRanges
+	}
+	bound := func(r int) int { return int(int64(m) * int64(r) / int64(ranges)) }
+	count := make([][]int32, ranges) // count[r][v]: the entries of range r at v, then where they go
+	par.Do(ranges, func(r int) {
+		c := make([]int32, n)
+		for e := bound(r); e < bound(r+1); e++ {
+			u, v := g.U[e], g.V[e]
+			c[u]++
+			if u != v {
+				c[v]++
+			}
 		}
-	}
-	for v := 0; v < g.NumVertices; v++ {
-		off[v+1] += off[v]
-	}
-	inc := &Incidence{Offsets: off, Edge: make([]int32, total), Other: make([]int32, total)}
-	pos := make([]int32, g.NumVertices)
-	copy(pos, off[:g.NumVertices])
-	for e := 0; e < m; e++ {
-		u, v := g.U[e], g.V[e]
-		inc.Edge[pos[u]] = int32(e)
-		inc.Other[pos[u]] = v
-		pos[u]++
-		if u != v {
-			inc.Edge[pos[v]] = int32(e)
-			inc.Other[pos[v]] = u
-			pos[v]++
+		count[r] = c
+	})
+	off := make([]int32, n+1)
+	for v := 0; v < n; v++ {
+		at := off[v]
+		for _, c := range count {
+			at, c[v] = at+c[v], at
 		}
+		off[v+1] = at
 	}
+	inc := &Incidence{Offsets: off, Edge: make([]int32, off[n])}
+	par.Do(ranges, func(r int) {
+		pos := count[r]
+		for e := bound(r); e < bound(r+1); e++ {
+			u, v := g.U[e], g.V[e]
+			inc.Edge[pos[u]] = int32(e)
+			pos[u]++
+			if u != v {
+				inc.Edge[pos[v]] = int32(e)
+				pos[v]++
+			}
+		}
+	})
 	return inc, nil
 }
+
+// incidenceRanges is the number of BuildIncidence's ranges of edges, fixed
+// so that nothing depends on the core count.
+const incidenceRanges = 4
+
+// incidenceParallelEdges is the size from which BuildIncidence uses its
+// ranges; a variable, so that the tests can take that path on small graphs.
+var incidenceParallelEdges = 1 << 20

@@ -73,7 +73,7 @@ func expand(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, hig
 	x := &expander{g: g, high: high, off: inc.Offsets, part: part, load: load}
 	x.n = make([]int32, nv)
 	x.edge = make([]int32, len(inc.Edge))
-	x.other = make([]int32, len(inc.Other))
+	x.other = make([]int32, len(inc.Edge))
 	x.posU = make([]int32, g.NumEdges())
 	x.posV = make([]int32, g.NumEdges())
 	x.inS = make([]int32, nv)
@@ -91,7 +91,7 @@ func expand(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, hig
 			if part[e] >= 0 {
 				continue
 			}
-			x.edge[base], x.other[base] = e, inc.Other[i]
+			x.edge[base], x.other[base] = e, g.Opposite(e, int32(v))
 			if g.U[e] == int32(v) {
 				x.posU[e] = base - lo
 			} else {

@@ -121,7 +121,8 @@ func splitConnect(ctx context.Context, g *matrices.Graph, inc *matrices.Incidenc
 	// METIS wants no more parts than vertices; the parts beyond stay empty.
 	k := min(opts.K, m)
 	var vertexPart []int32
-	if m >= coarsenMinEdges && opts.Coarsen > 0 {
+	coarsened := m >= coarsenMinEdges && opts.Coarsen > 0
+	if coarsened {
 		softLoad := int64(float64(maxLoad) * (1 + imbalance(opts)))
 		vertexPart, err = multilevel(ctx, tg, k, softLoad, int32(max(2, perEdge*opts.Cap/16)), opts.Coarsen, metisOptions(opts), progress)
 	} else {
@@ -144,7 +145,11 @@ func splitConnect(ctx context.Context, g *matrices.Graph, inc *matrices.Incidenc
 	p := Partition{K: opts.K, Part: part}
 
 	progress("cap")
-	reclaim()
+	if coarsened {
+		giveBack() // the levels' room, more than what follows needs
+	} else {
+		reclaim()
+	}
 	if _, err := EnforceCap(g, inc, &p, opts.Cap); err != nil {
 		return Partition{}, fmt.Errorf("spac: %w", err)
 	}

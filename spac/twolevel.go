@@ -72,27 +72,28 @@ func splitGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32
 	}
 	share := shares(groupWeight, total, k)
 
-	// The group's members are members[start[g]:start[g+1]]. The subgraphs
-	// are built one after the other (induced shares its scratch), then
-	// partitioned concurrently.
+	// The group's members are members[start[g]:start[g+1]]; local[v] is
+	// v's place among its group's. Each group's subgraph is built by the
+	// worker that partitions it, so that building one overlaps METIS on
+	// another; they read w, group and local, and write their own.
 	members := matrices.CountingSort(group, groups, nil)
 	for g := 0; g < groups; g++ {
 		start[g+1] += start[g]
 	}
 	local := make([]int32, n)
-	subs := make([]*metis.Graph, groups)
-	for g := 0; g < groups; g++ {
-		if vs := members[start[g]:start[g+1]]; min(share[g], len(vs)) > 1 {
-			subs[g] = induced(w, weight, vs, local)
+	par.Do(groups, func(g int) {
+		for i, v := range members[start[g]:start[g+1]] {
+			local[v] = int32(i)
 		}
-	}
+	})
 	subParts := make([][]int32, groups)
 	err := par.DoCtx(ctx, groups, func(g int) error {
-		if subs[g] == nil {
+		vs := members[start[g]:start[g+1]]
+		if min(share[g], len(vs)) <= 1 {
 			return nil
 		}
-		parts := min(share[g], subs[g].NumVertices())
-		p, _, err := metis.PartGraph(subs[g], parts, opts)
+		sub := induced(w, weight, vs, group, local)
+		p, _, err := metis.PartGraph(sub, min(share[g], sub.NumVertices()), opts)
 		subParts[g] = p
 		return err
 	})
@@ -149,28 +150,29 @@ func shares(groupWeight []int64, total int64, k int) []int {
 	return share
 }
 
-// induced builds the subgraph of w on the vertices vs, numbered by their
-// position in vs; local is scratch of w's size, left holding those numbers.
-func induced(w *transform.WeightedGraph, weight []int32, vs []int32, local []int32) *metis.Graph {
-	for i, v := range vs {
-		local[v] = -1 - int32(i) // negative: marks membership without clearing between groups
-	}
+// induced builds the subgraph of w on the vertices vs, the members of
+// their group in group, numbered by their place in vs (local).
+func induced(w *transform.WeightedGraph, weight []int32, vs []int32, group, local []int32) *metis.Graph {
+	g := group[vs[0]]
 	// The members' degrees bound the subgraph's size: allocate once.
 	entries := 0
 	for _, v := range vs {
 		entries += int(w.Xadj[v+1] - w.Xadj[v])
 	}
-	sub := &metis.Graph{Xadj: make([]int32, 1, len(vs)+1), Adjncy: make([]int32, 0, entries), Adjwgt: make([]int32, 0, entries)}
+	sub := &metis.Graph{Xadj: make([]int32, 1, len(vs)+1), Adjncy: make([]int32, 0, entries)}
+	if w.Adjwgt != nil { // else every edge weighs 1 there too
+		sub.Adjwgt = make([]int32, 0, entries)
+	}
 	if weight != nil {
 		sub.Vwgt = make([]int32, len(vs))
 	}
 	for i, v := range vs {
 		for j := w.Xadj[v]; j < w.Xadj[v+1]; j++ {
-			u := w.Adjncy[j]
-			// A stale mark from an earlier group fails the check against vs.
-			if l := local[u]; l < 0 && int(-1-l) < len(vs) && vs[-1-l] == u {
-				sub.Adjncy = append(sub.Adjncy, -1-l)
-				sub.Adjwgt = append(sub.Adjwgt, w.Adjwgt[j])
+			if u := w.Adjncy[j]; group[u] == g {
+				sub.Adjncy = append(sub.Adjncy, local[u])
+				if w.Adjwgt != nil {
+					sub.Adjwgt = append(sub.Adjwgt, w.Adjwgt[j])
+				}
 			}
 		}
 		sub.Xadj = append(sub.Xadj, int32(len(sub.Adjncy)))

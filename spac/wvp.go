@@ -255,7 +255,8 @@ func wvpCover(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, v
 	for x := 0; x < nv; x++ {
 		hx := vpart[x]
 		for i := inc.Offsets[x]; i < inc.Offsets[x+1]; i++ {
-			e, w := inc.Edge[i], inc.Other[i]
+			e := inc.Edge[i]
+			w := g.Opposite(e, int32(x))
 			p := vpart[w]
 			if p == hx || part[e] >= 0 {
 				continue
@@ -372,8 +373,8 @@ func wvpVertexPartition(ctx context.Context, g *matrices.Graph, inc *matrices.In
 		return vpart, nil
 	}
 	mg := &metis.Graph{Xadj: make([]int32, 1, n+1), Vwgt: make([]int32, 0, n)}
-	mg.Adjncy = make([]int32, 0, len(inc.Other))
-	mg.Adjwgt = make([]int32, 0, len(inc.Other))
+	mg.Adjncy = make([]int32, 0, len(inc.Edge))
+	mg.Adjwgt = make([]int32, 0, len(inc.Edge))
 	at := make([]int32, n) // at[j] = position+1 of neighbour j in the current row
 	for v := 0; v < nv; v++ {
 		if id[v] < 0 {
@@ -381,7 +382,8 @@ func wvpVertexPartition(ctx context.Context, g *matrices.Graph, inc *matrices.In
 		}
 		lo, hi := inc.Offsets[v], inc.Offsets[v+1]
 		start := int32(len(mg.Adjncy))
-		for _, w := range inc.Other[lo:hi] {
+		for _, e := range inc.Edge[lo:hi] {
+			w := g.Opposite(e, int32(v))
 			if w == int32(v) {
 				continue
 			}

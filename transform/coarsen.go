@@ -26,7 +26,9 @@ const coarsenChunks = 8
 // one level to the next (a level's fits in the last one's). Scratch freed
 // at every level would leave holes in the heap; a big array laid partly
 // over one is cleared by the runtime, and so faulted in 4 KiB at a time,
-// before bigInt32s can ask for its huge pages. The zero value is ready to
+// before bigInt32s can ask for its huge pages. Its pages are given back at
+// the end of every level, so that between levels it holds room, not
+// memory (the next level touches half of it). The zero value is ready to
 // use; one Coarsener serves one goroutine at a time.
 type Coarsener struct {
 	match []int32   // every vertex's partner
@@ -130,11 +132,11 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 						continue
 					}
 					if p := pos[cu]; p >= start {
-						adjw[p] += w.Adjwgt[i]
+						adjw[p] += w.EdgeWeight(i)
 						continue
 					}
 					pos[cu] = at
-					adj[at], adjw[at] = cu, w.Adjwgt[i]
+					adj[at], adjw[at] = cu, w.EdgeWeight(i)
 					at++
 				}
 				if u == v {
@@ -149,6 +151,10 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 	// to touch, and the coarse graph fits in the fine one's room.
 	cw.Adjncy, cw.Adjwgt = closeGaps(cw.Xadj, adj, adjw, chunks,
 		func(c int) int32 { return count[c] }, func(c int) int32 { return w.Xadj[bound(c)] })
+	release(cs.match[:cap(cs.match)])
+	for _, pos := range cs.pos {
+		release(pos[:cap(pos)])
+	}
 	return &Level{Graph: cw, Weight: cweight, Map: cmap}, nil
 }
 
@@ -170,11 +176,11 @@ func matchRange(w *WeightedGraph, weight []int32, maxWeight int32, within []int3
 			// The weight first: it is read in order, while match[u] is
 			// mostly a cache miss (in the contracted graph only the row
 			// chain's neighbours sit next to v).
-			if w.Adjwgt[i] <= bestW || u < lo || u >= hi || match[u] >= 0 || (within != nil && within[u] != within[v]) {
+			if w.EdgeWeight(i) <= bestW || u < lo || u >= hi || match[u] >= 0 || (within != nil && within[u] != within[v]) {
 				continue
 			}
 			if vertexWeight(weight, u)+wv <= maxWeight {
-				best, bestW = u, w.Adjwgt[i]
+				best, bestW = u, w.EdgeWeight(i)
 			}
 		}
 		match[v], match[best] = best, v
@@ -197,7 +203,7 @@ func vertexWeight(weight []int32, v int32) int32 {
 // room, with xadj[r+1] holding the end of row r; on return xadj holds the
 // CSR offsets and the rows lie together at the front, moved down chunk by
 // chunk (a chunk never moves up). It returns adj and wgt cut to the
-// entries.
+// entries; wgt may be nil.
 func closeGaps(xadj, adj, wgt []int32, chunks int, firstRow, firstSlot func(c int) int32) (adjncy, adjwgt []int32) {
 	for c := 0; c < chunks; c++ {
 		from := firstSlot(c)
@@ -209,13 +215,18 @@ func closeGaps(xadj, adj, wgt []int32, chunks int, firstRow, firstSlot func(c in
 		}
 		to, end := xadj[firstRow(c)], xadj[firstRow(c+1)]
 		copy(adj[to:end], adj[from:from+end-to])
-		copy(wgt[to:end], wgt[from:from+end-to])
+		if wgt != nil {
+			copy(wgt[to:end], wgt[from:from+end-to])
+		}
 	}
 	entries := xadj[len(xadj)-1]
 	// The room beyond the entries was written while the rows lay apart;
 	// its pages go back to the kernel (a coarse graph of a power-law
 	// graph keeps two thirds of its finer graph's entries, a mesh's half).
 	release(adj[entries:cap(adj)])
+	if wgt == nil {
+		return adj[:entries:entries], nil
+	}
 	release(wgt[entries:cap(wgt)])
 	return adj[:entries:entries], wgt[:entries:entries]
 }

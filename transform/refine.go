@@ -18,8 +18,12 @@ import "github.com/spac-gpu/spac/internal/par"
 // first finds every queued vertex's best move against the partition as the
 // pass found it, in parallel, then, in index order, checks each proposed
 // move again against the partition as it is by then and makes it if it
-// still pays. The result is deterministic, and every move lowers the cut or
-// keeps it and evens the loads.
+// still pays. The check reuses the connections the parallel search found
+// unless a neighbour has moved since (only the loads can have changed
+// then), so that the serial part does not walk the adjacency again: on
+// the circuit5M stand-in that walk, a cache miss per neighbour, was most of
+// the refinement's serial time. The result is deterministic, and every
+// move lowers the cut or keeps it and evens the loads.
 func Refine(w *WeightedGraph, weight []int32, part []int32, k int, maxLoad int64, passes int) int {
 	n := w.NumVertices()
 	load := make([]int64, k)
@@ -41,6 +45,11 @@ func Refine(w *WeightedGraph, weight []int32, part []int32, k int, maxLoad int64
 	queued := make([]int32, n)
 	proposed := make([][]int32, refineChunks)
 	kept := make([][]int32, refineChunks)
+	// found[c] holds, for the proposals of chunk c in turn, the parts their
+	// neighbours were in and the connections to them, in the order
+	// moveFinder met them; foundEnd[c][i] is where proposal i's end.
+	found := make([][]partConn, refineChunks)
+	foundEnd := make([][]int32, refineChunks)
 	mover := newMoveFinder(k)
 	moves := 0
 	for pass := 0; pass < passes && len(queue) > 0; pass++ {
@@ -48,12 +57,19 @@ func Refine(w *WeightedGraph, weight []int32, part []int32, k int, maxLoad int64
 		par.DoWith(chunks, func() *moveFinder { return newMoveFinder(k) }, func(f *moveFinder, c int) {
 			lo, hi := len(queue)*c/chunks, len(queue)*(c+1)/chunks
 			proposed[c], kept[c] = proposed[c][:0], kept[c][:0]
+			found[c], foundEnd[c] = found[c][:0], foundEnd[c][:0]
 			for _, v := range queue[lo:hi] {
-				if _, ok, waiting := f.best(w, weight, part, load, maxLoad, v); ok {
+				f.gather(w, part, v)
+				if _, ok, waiting := f.choose(part[v], int64(vertexWeight(weight, v)), load, maxLoad); ok {
 					proposed[c] = append(proposed[c], v)
+					for _, p := range f.touched {
+						found[c] = append(found[c], partConn{p, f.conn[p]})
+					}
+					foundEnd[c] = append(foundEnd[c], int32(len(found[c])))
 				} else if waiting {
 					kept[c] = append(kept[c], v)
 				}
+				f.reset()
 			}
 		})
 		mark := int32(pass + 1)
@@ -61,8 +77,21 @@ func Refine(w *WeightedGraph, weight []int32, part []int32, k int, maxLoad int64
 			for _, v := range kept[c] {
 				queued[v] = mark
 			}
-			for _, v := range proposed[c] {
-				b, ok, waiting := mover.best(w, weight, part, load, maxLoad, v)
+			from := int32(0)
+			for i, v := range proposed[c] {
+				// A vertex is marked once it or a neighbour has moved in
+				// this pass: only then can its connections have changed.
+				if queued[v] == mark {
+					mover.gather(w, part, v)
+				} else {
+					for _, pc := range found[c][from:foundEnd[c][i]] {
+						mover.touched = append(mover.touched, pc.part)
+						mover.conn[pc.part] = pc.conn
+					}
+				}
+				from = foundEnd[c][i]
+				b, ok, waiting := mover.choose(part[v], int64(vertexWeight(weight, v)), load, maxLoad)
+				mover.reset()
 				if !ok {
 					if waiting {
 						queued[v] = mark
@@ -98,24 +127,40 @@ type moveFinder struct {
 	touched []int32
 }
 
+// partConn is a vertex's connection to a part.
+type partConn struct {
+	part int32
+	conn int64
+}
+
 func newMoveFinder(k int) *moveFinder { return &moveFinder{conn: make([]int64, k)} }
 
-// best returns the part v should move to and whether the move pays: it
-// lowers the cut, or keeps it and brings the loads closer (so it cannot
-// undo itself), without filling the target above maxLoad. waiting reports
-// whether the loads alone stand in the way of a move that would not raise
-// the cut: only then can v's decision change while its neighbours stay put.
-func (f *moveFinder) best(w *WeightedGraph, weight, part []int32, load []int64, maxLoad int64, v int32) (b int32, ok, waiting bool) {
-	a := part[v]
-	f.touched = f.touched[:0]
+// gather sums v's edge weights into the parts of its neighbours; reset
+// clears them.
+func (f *moveFinder) gather(w *WeightedGraph, part []int32, v int32) {
 	for i := w.Xadj[v]; i < w.Xadj[v+1]; i++ {
 		p := part[w.Adjncy[i]]
 		if f.conn[p] == 0 {
 			f.touched = append(f.touched, p)
 		}
-		f.conn[p] += int64(w.Adjwgt[i])
+		f.conn[p] += int64(w.EdgeWeight(i))
 	}
-	wv := int64(vertexWeight(weight, v))
+}
+
+func (f *moveFinder) reset() {
+	for _, p := range f.touched {
+		f.conn[p] = 0
+	}
+	f.touched = f.touched[:0]
+}
+
+// choose returns, for a vertex of weight wv in part a whose connections
+// gather found, the part it should move to and whether the move pays: it
+// lowers the cut, or keeps it and brings the loads closer (so it cannot
+// undo itself), without filling the target above maxLoad. waiting reports
+// whether the loads alone stand in the way of a move that would not raise
+// the cut: only then can the decision change while the neighbours stay put.
+func (f *moveFinder) choose(a int32, wv int64, load []int64, maxLoad int64) (b int32, ok, waiting bool) {
 	best, bestGain := int32(-1), int64(0)
 	for _, p := range f.touched {
 		if p == a {
@@ -129,9 +174,6 @@ func (f *moveFinder) best(w *WeightedGraph, weight, part []int32, load []int64, 
 		if best < 0 || gain > bestGain || (gain == bestGain && load[p] < load[best]) {
 			best, bestGain = p, gain
 		}
-	}
-	for _, p := range f.touched {
-		f.conn[p] = 0
 	}
 	ok = best >= 0 && (bestGain > 0 || (bestGain == 0 && load[best]+wv < load[a]))
 	waiting = waiting || (best >= 0 && !ok && bestGain == 0)

@@ -21,6 +21,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/spac-gpu/spac/internal/enum"
 	"github.com/spac-gpu/spac/internal/par"
@@ -92,11 +93,22 @@ func ParseOrder(s string) (Order, error) { return orders.Parse(s) }
 
 // WeightedGraph is an undirected graph in the CSR form METIS takes: the
 // neighbours of v are Adjncy[Xadj[v]:Xadj[v+1]] with weights Adjwgt, every
-// edge listed from both ends, no self-loops, no repeated neighbour. The
-// graphs Contract and SplitConnect build have unit vertex weights; a
-// coarsened graph's weights travel beside it, in Level.Weight.
+// edge listed from both ends, no self-loops, no repeated neighbour. Adjwgt
+// is nil when every edge weighs 1 (as METIS reads a missing array): the
+// contracted graph of a bipartite (spmv) locality graph without repeated
+// entries, where the array would be 16 bytes per task of ones. The graphs
+// Contract and SplitConnect build have unit vertex weights; a coarsened
+// graph's weights travel beside it, in Level.Weight.
 type WeightedGraph struct {
 	Xadj, Adjncy, Adjwgt []int32
+}
+
+// EdgeWeight is the weight of adjacency entry i.
+func (w *WeightedGraph) EdgeWeight(i int32) int32 {
+	if w.Adjwgt == nil {
+		return 1
+	}
+	return w.Adjwgt[i]
 }
 
 // NumVertices is the number of vertices.
@@ -107,42 +119,40 @@ func (w *WeightedGraph) NumVertices() int { return len(w.Xadj) - 1 }
 func paths(g *matrices.Graph, inc *matrices.Incidence, order Order) []int32 {
 	switch order {
 	case ByNeighbour:
-		edge, _ := byNeighbour(inc)
-		return edge
+		return byNeighbour(g, inc)
 	case Walk:
-		edge, other := byNeighbour(inc)
+		edge := byNeighbour(g, inc)
 		if g.Model == matrices.ModelSpMV {
 			return edge // bipartite: no two neighbours are adjacent, the walk is the sorted cycle
 		}
-		return walk(inc, edge, other)
+		return walk(g, inc, edge)
 	}
 	return inc.Edge
 }
 
 // byNeighbour returns every vertex's incident edges sorted by the other
-// endpoint, ties by edge index, with the other endpoints in that order, as
-// CSR lists sharing inc's offsets. Unlike the index order it depends on the
-// graph alone, not on the order its edges came in (an unsorted edge list
-// makes the index order random). Linear: two counting sorts, skipped when
-// every list is in that order already, as in a row- or column-sorted file.
-func byNeighbour(inc *matrices.Incidence) (edge, other []int32) {
-	if neighbourSorted(inc) {
-		return inc.Edge, inc.Other
+// endpoint, ties by edge index, as CSR lists sharing inc's offsets. Unlike
+// the index order it depends on the graph alone, not on the order its edges
+// came in (an unsorted edge list makes the index order random). Linear: the
+// lists are transposed, each vertex u in increasing order handing each of
+// its edges, in edge order, to the list of the edge's other endpoint; it is
+// skipped when every list is in that order already, as in a row- or
+// column-sorted file.
+func byNeighbour(g *matrices.Graph, inc *matrices.Incidence) []int32 {
+	if neighbourSorted(g, inc) {
+		return inc.Edge
 	}
 	n := len(inc.Offsets) - 1
-	owner := make([]int32, len(inc.Edge))
-	for v := 0; v < n; v++ {
-		for i := inc.Offsets[v]; i < inc.Offsets[v+1]; i++ {
-			owner[i] = int32(v)
+	next := slices.Clone(inc.Offsets[:n])
+	edge := make([]int32, len(inc.Edge))
+	for u := 0; u < n; u++ {
+		for _, e := range inc.Edge[inc.Offsets[u]:inc.Offsets[u+1]] {
+			v := g.Opposite(e, int32(u))
+			edge[next[v]] = e
+			next[v]++
 		}
 	}
-	order := matrices.RowMajor(owner, inc.Other, n, n)
-	edge = make([]int32, len(order))
-	other = make([]int32, len(order))
-	for i, j := range order {
-		edge[i], other[i] = inc.Edge[j], inc.Other[j]
-	}
-	return edge, other
+	return edge
 }
 
 // forEachChained calls visit(v, e, a, b) for every edge e of every vertex
@@ -266,7 +276,8 @@ func SplitConnect(g *matrices.Graph, inc *matrices.Incidence, order Order, domin
 
 // compact turns fixed-width neighbour slots into CSR, merging repeated
 // neighbours of a vertex into one edge with the summed weight. A slot of -1
-// is empty; weight nil means every slot weighs 1. The rows are packed in
+// is empty; weight nil means every slot weighs 1, and then the graph gets
+// no Adjwgt unless some vertex repeats a neighbour. The rows are packed in
 // place, into slot and weight themselves (a row never starts after its
 // vertex's slots), since touching fresh memory is what a graph of millions
 // of vertices costs most: each of coarsenChunks vertex ranges is packed at
@@ -274,12 +285,12 @@ func SplitConnect(g *matrices.Graph, inc *matrices.Incidence, order Order, domin
 // together.
 func compact(n, width int, slot []int32, weight []int32) (*WeightedGraph, error) {
 	w := &WeightedGraph{Xadj: bigInt32s(n + 1)}
-	wgt := weight
-	if wgt == nil {
-		wgt = bigInt32s(len(slot))
-	}
 	chunks := min(coarsenChunks, max(n, 1))
 	bound := func(c int) int { return int(int64(n) * int64(c) / int64(chunks)) }
+	wgt := weight
+	if wgt == nil && repeats(n, width, slot, chunks, bound) {
+		wgt = bigInt32s(len(slot))
+	}
 	// Until the move, w.Xadj[v+1] is where v's row ends in slot.
 	par.Do(chunks, func(c int) {
 		at := int32(bound(c) * width)
@@ -302,7 +313,10 @@ func compact(n, width int, slot []int32, weight []int32) (*WeightedGraph, error)
 						continue slots
 					}
 				}
-				slot[at], wgt[at] = u, wt
+				slot[at] = u
+				if wgt != nil {
+					wgt[at] = wt
+				}
 				at++
 			}
 			w.Xadj[v+1] = at
@@ -311,6 +325,24 @@ func compact(n, width int, slot []int32, weight []int32) (*WeightedGraph, error)
 	w.Adjncy, w.Adjwgt = closeGaps(w.Xadj, slot, wgt, chunks,
 		func(c int) int32 { return int32(bound(c)) }, func(c int) int32 { return int32(bound(c) * width) })
 	return w, nil
+}
+
+// repeats reports whether some vertex lists a neighbour in two of its
+// slots; the chunks of vertices are checked in parallel.
+func repeats(n, width int, slot []int32, chunks int, bound func(c int) int) bool {
+	var found atomic.Bool
+	par.Do(chunks, func(c int) {
+		for v := bound(c); v < bound(c+1) && !found.Load(); v++ {
+			row := slot[v*width : (v+1)*width]
+			for i, u := range row {
+				if u >= 0 && slices.Contains(row[i+1:], u) {
+					found.Store(true)
+					return
+				}
+			}
+		}
+	})
+	return found.Load()
 }
 
 // Omega maps a vertex partition of the transformed graph back to the edges
@@ -365,24 +397,55 @@ func Omega(g *matrices.Graph, inc *matrices.Incidence, f Formulation, vertexPart
 
 // neighbourSorted reports whether every vertex's incidence list is sorted
 // by the other endpoint (edge index breaks ties, as the lists are in edge
-// order).
-func neighbourSorted(inc *matrices.Incidence) bool {
-	for v := 0; v+1 < len(inc.Offsets); v++ {
-		for i := inc.Offsets[v] + 1; i < inc.Offsets[v+1]; i++ {
-			if inc.Other[i] < inc.Other[i-1] {
-				return false
+// order). A bipartite (spmv) graph whose edges come in row-major order, as
+// a sorted file gives them, is: a row's edges are consecutive, by column,
+// and a column's come row after row. That is checked on the edge list,
+// read in order; otherwise every list is, over ranges of vertices in
+// parallel (reading endpoints at random).
+func neighbourSorted(g *matrices.Graph, inc *matrices.Incidence) bool {
+	if g.Model == matrices.ModelSpMV && rowMajor(g) {
+		return true
+	}
+	n := len(inc.Offsets) - 1
+	var unsorted atomic.Bool
+	par.Do(linkChunks, func(c int) {
+		for v := n * c / linkChunks; v < n*(c+1)/linkChunks && !unsorted.Load(); v++ {
+			prev := int32(-1)
+			for _, e := range inc.Edge[inc.Offsets[v]:inc.Offsets[v+1]] {
+				o := g.Opposite(e, int32(v))
+				if o < prev {
+					unsorted.Store(true)
+					return
+				}
+				prev = o
 			}
 		}
-	}
-	return true
+	})
+	return !unsorted.Load()
 }
 
-// walk orders every vertex's edges, given sorted by neighbour (edge,
-// other), by a walk through its neighbours: from the smallest, each step
-// goes to the smallest unvisited neighbour adjacent to the current one, or,
-// where there is none, to the smallest unvisited neighbour. A neighbour's
-// edges are contiguous in the sorted lists and are emitted together.
-func walk(inc *matrices.Incidence, edge, other []int32) []int32 {
+// rowMajor reports whether g's edges are in (U, V) order, ties allowed;
+// ranges of edges are checked in parallel.
+func rowMajor(g *matrices.Graph) bool {
+	m := g.NumEdges()
+	var unsorted atomic.Bool
+	par.Do(linkChunks, func(c int) {
+		lo, hi := max(m*c/linkChunks, 1), m*(c+1)/linkChunks
+		for e := lo; e < hi && !unsorted.Load(); e++ {
+			if u, w := g.U[e], g.U[e-1]; u < w || (u == w && g.V[e] < g.V[e-1]) {
+				unsorted.Store(true)
+			}
+		}
+	})
+	return !unsorted.Load()
+}
+
+// walk orders every vertex's edges, given sorted by neighbour (edge), by a
+// walk through its neighbours: from the smallest, each step goes to the
+// smallest unvisited neighbour adjacent to the current one, or, where there
+// is none, to the smallest unvisited neighbour. A neighbour's edges are
+// contiguous in the sorted lists and are emitted together.
+func walk(g *matrices.Graph, inc *matrices.Incidence, edge []int32) []int32 {
 	n := len(inc.Offsets) - 1
 	out := make([]int32, 0, len(edge))
 	stamp := make([]int32, n) // stamp[u] = v+1 while u is a neighbour of v
@@ -398,7 +461,7 @@ func walk(inc *matrices.Incidence, edge, other []int32) []int32 {
 		mark := int32(v + 1)
 		start = start[:0]
 		for i := lo; i < hi; i++ {
-			if u := other[i]; stamp[u] != mark {
+			if u := g.Opposite(edge[i], int32(v)); stamp[u] != mark {
 				stamp[u], slot[u] = mark, int32(len(start))
 				start = append(start, i-lo)
 			}
@@ -411,9 +474,9 @@ func walk(inc *matrices.Incidence, edge, other []int32) []int32 {
 			visited[cur] = true
 			out = append(out, edge[lo+start[cur]:lo+start[cur+1]]...)
 			step := int32(-1)
-			if u := other[lo+start[cur]]; inc.Degree(int(u)) <= walkMaxDegree {
-				for i := inc.Offsets[u]; i < inc.Offsets[u+1]; i++ {
-					if w := other[i]; stamp[w] == mark && !visited[slot[w]] {
+			if u := g.Opposite(edge[lo+start[cur]], int32(v)); inc.Degree(int(u)) <= walkMaxDegree {
+				for _, f := range edge[inc.Offsets[u]:inc.Offsets[u+1]] {
+					if w := g.Opposite(f, u); stamp[w] == mark && !visited[slot[w]] {
 						step = slot[w]
 						break
 					}

@@ -26,7 +26,7 @@ func edges(n int, uv ...int32) (*matrices.Graph, *matrices.Incidence) {
 func adjacency(w *WeightedGraph, v int) [][2]int32 {
 	var out [][2]int32
 	for i := w.Xadj[v]; i < w.Xadj[v+1]; i++ {
-		out = append(out, [2]int32{w.Adjncy[i], w.Adjwgt[i]})
+		out = append(out, [2]int32{w.Adjncy[i], w.EdgeWeight(i)})
 	}
 	slices.SortFunc(out, func(a, b [2]int32) int { return int(a[0] - b[0]) })
 	return out
@@ -167,7 +167,7 @@ func cut(w *WeightedGraph, part []int32) int {
 	for v := 0; v < w.NumVertices(); v++ {
 		for i := w.Xadj[v]; i < w.Xadj[v+1]; i++ {
 			if u := w.Adjncy[i]; int(u) > v && part[u] != part[v] {
-				c += int(w.Adjwgt[i])
+				c += int(w.EdgeWeight(i))
 			}
 		}
 	}
@@ -188,7 +188,7 @@ func checkCSR(t *testing.T, w *WeightedGraph) {
 			if _, dup := seen[key]; dup {
 				t.Fatalf("vertex %d lists %d twice", v, u)
 			}
-			seen[key] = w.Adjwgt[i]
+			seen[key] = w.EdgeWeight(i)
 		}
 	}
 	for k, wt := range seen {
@@ -263,17 +263,15 @@ func TestParse(t *testing.T) {
 // rim: spokes to 1, 2, 3, 4, 5, 6, that is edges 0, 2, 4, 1, 3, 5.
 // A neighbour reached by two tasks keeps them together.
 func TestWalkFollowsTheRim(t *testing.T) {
-	_, inc := edges(7,
+	g, inc := edges(7,
 		0, 1, 0, 4, 0, 2, 0, 5, 0, 3, 0, 6, // spokes e0..e5
 		1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 1) // rim e6..e11
-	e, o := byNeighbour(inc)
-	chain := walk(inc, e, o)
+	chain := walk(g, inc, byNeighbour(g, inc))
 	if got, want := chain[inc.Offsets[0]:inc.Offsets[1]], []int32{0, 2, 4, 1, 3, 5}; !slices.Equal(got, want) {
 		t.Fatalf("walk around the centre %v, want %v", got, want)
 	}
-	_, inc = edges(4, 0, 1, 0, 2, 1, 0, 0, 3, 2, 1)
-	e, o = byNeighbour(inc)
-	chain = walk(inc, e, o)
+	g, inc = edges(4, 0, 1, 0, 2, 1, 0, 0, 3, 2, 1)
+	chain = walk(g, inc, byNeighbour(g, inc))
 	// Vertex 0's tasks: e0 (to 1), e1 (to 2), e2 (to 1), e3 (to 3): both
 	// tasks to 1 first, then 2 (adjacent to 1 through e4), then 3.
 	if got, want := chain[inc.Offsets[0]:inc.Offsets[1]], []int32{0, 2, 1, 3}; !slices.Equal(got, want) {

@@ -285,6 +285,5 @@ func reclaim() { runtime.GC() }
 // the largest inputs, more than the passes after it take, and kept
 // resident they raised the peak of the refinement that follows by up to
 // 0.7 GB on the circuit5M stand-in, depending on when the collector ran.
-// The runtime clears what it hands out again anyway, so the pages given
-// back cost their faults, not a second clearing.
+// A page given back costs a fault when its room is used again.
 func giveBack() { debug.FreeOSMemory() }

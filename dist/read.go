@@ -229,47 +229,17 @@ func (s *source) header(format matrices.Format) (header, error) {
 	}
 }
 
+// banner reads the Matrix Market banner by the single-machine reader's
+// rules; the distributed reader takes coordinate files only.
 func (h *header) banner(line []byte) error {
-	var tok [6][]byte
-	want := "\"%%MatrixMarket matrix coordinate real|integer|complex|pattern general|symmetric|skew-symmetric|hermitian\""
-	if n := fields(line, tok[:5], false); n != 5 || !bytes.EqualFold(tok[0], []byte(mmBanner)) {
-		return fmt.Errorf("expected the Matrix Market banner %s, got %s", want, quote(line))
+	array, field, symmetry, err := matrices.ParseMatrixMarketBanner(line)
+	if err != nil {
+		return err
 	}
-	lower := func(b []byte) string { return strings.ToLower(string(b)) }
-	if lower(tok[1]) != "matrix" {
-		return fmt.Errorf("expected object \"matrix\" in the banner, got %s", quote(tok[1]))
-	}
-	switch lower(tok[2]) {
-	case "coordinate":
-	case "array":
+	if array {
 		return fmt.Errorf("a dense (array) Matrix Market file: the distributed reader takes coordinate files; partition it with the single-machine spac")
-	default:
-		return fmt.Errorf("expected format \"coordinate\" in the banner, got %s", quote(tok[2]))
 	}
-	switch lower(tok[3]) {
-	case "real":
-		h.field = matrices.Real
-	case "integer":
-		h.field = matrices.Integer
-	case "complex":
-		h.field = matrices.Complex
-	case "pattern":
-		h.field = matrices.Pattern
-	default:
-		return fmt.Errorf("expected field \"real\", \"integer\", \"complex\" or \"pattern\" in the banner, got %s", quote(tok[3]))
-	}
-	switch lower(tok[4]) {
-	case "general":
-		h.symmetry = matrices.General
-	case "symmetric":
-		h.symmetry = matrices.Symmetric
-	case "skew-symmetric":
-		h.symmetry = matrices.SkewSymmetric
-	case "hermitian":
-		h.symmetry = matrices.Hermitian
-	default:
-		return fmt.Errorf("expected symmetry \"general\", \"symmetric\", \"skew-symmetric\" or \"hermitian\" in the banner, got %s", quote(tok[4]))
-	}
+	h.field, h.symmetry = field, symmetry
 	return nil
 }
 
@@ -698,7 +668,7 @@ func readEdgeList(c mpi.Comm, src *source, lo, hi int64, opt matrices.EdgeListOp
 		case matrices.HeaderYes:
 			header = true
 		case matrices.HeaderAuto:
-			header = looksLikeHeader(g.first, rest, cols, g.minID, g.maxID, rest > 0, opt.Base)
+			header = matrices.LooksLikeEdgeListHeader(g.first, rest, int64(cols), g.minID, g.maxID, opt.Base)
 		}
 	}
 	if !header {
@@ -795,26 +765,6 @@ func readEdgeList(c mpi.Comm, src *source, lo, hi int64, opt matrices.EdgeListOp
 	}
 	sh.Stored, err = mpi.Sum(c, int64(len(sh.Row)))
 	return err
-}
-
-// looksLikeHeader decides whether a first line "a b" is a header, by the
-// rule of matrices.ReadEdgeList (HeaderAuto): the other lines are b (or 2b)
-// edges with ids that fit a vertex count of a.
-func looksLikeHeader(first [2]int64, rest, cols, minID, maxID int64, haveIDs bool, base matrices.IDBase) bool {
-	a, b := first[0], first[1]
-	switch {
-	case rest == 0:
-		return false
-	case cols == 3:
-		return true
-	case rest != b && rest != 2*b:
-		return false
-	}
-	zero := base == matrices.ZeroBased || (base == matrices.BaseAuto && haveIDs && minID == 0)
-	if zero {
-		return maxID < a
-	}
-	return maxID <= a
 }
 
 // dedupe finds the entries that repeat an earlier (row, column) pair of

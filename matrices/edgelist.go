@@ -360,6 +360,14 @@ func edgeWeight(lr *lineReader, tok []byte) (float64, error) {
 // HeaderAuto. rest is the number of edge lines after it, cols their column
 // count and ids their id range.
 func looksLikeHeader(first [2]int64, rest int64, cols int, ids idStats, base IDBase) bool {
+	return LooksLikeEdgeListHeader(first, rest, int64(cols), ids.min, ids.max, base)
+}
+
+// LooksLikeEdgeListHeader is HeaderAuto's rule for a first line "a b": a
+// header when the other lines (rest of them, with cols columns and ids
+// from minID to maxID) are b or 2b edges whose ids fit a vertex count of a,
+// or carry weights (3 columns).
+func LooksLikeEdgeListHeader(first [2]int64, rest, cols, minID, maxID int64, base IDBase) bool {
 	a, b := first[0], first[1]
 	switch {
 	case rest == 0:
@@ -369,11 +377,11 @@ func looksLikeHeader(first [2]int64, rest int64, cols int, ids idStats, base IDB
 	case rest != b && rest != 2*b:
 		return false
 	}
-	zero := base == ZeroBased || (base == BaseAuto && ids.min == 0)
+	zero := base == ZeroBased || (base == BaseAuto && minID == 0)
 	if zero {
-		return ids.max < a
+		return maxID < a
 	}
-	return ids.max <= a
+	return maxID <= a
 }
 
 // dedupe removes repeated (row, column) pairs from m in place, keeping the

@@ -39,24 +39,40 @@ type mmFormat struct {
 }
 
 func parseMMBanner(lr *lineReader, line []byte) (mmFormat, error) {
+	array, field, symmetry, err := ParseMatrixMarketBanner(line)
+	if err != nil {
+		return mmFormat{}, lr.errorf("%v", err)
+	}
+	return mmFormat{array: array, field: field, symmetry: symmetry}, nil
+}
+
+// ParseMatrixMarketBanner reads a Matrix Market banner line
+// ("%%MatrixMarket matrix <format> <field> <symmetry>"): whether the format
+// is array (else coordinate), the field and the symmetry, refusing the
+// combinations the format's reference code rejects. The error names what
+// was expected; the caller adds where.
+func ParseMatrixMarketBanner(line []byte) (array bool, field Field, symmetry Symmetry, err error) {
 	const want = `"%%MatrixMarket matrix <format> <field> <symmetry>"`
 	var f mmFormat
+	fail := func(format string, args ...any) (bool, Field, Symmetry, error) {
+		return false, 0, 0, fmt.Errorf(format, args...)
+	}
 	tok := bytes.Fields(line)
 	if len(tok) == 0 || !bytes.EqualFold(tok[0], []byte(mmBanner)) {
-		return f, lr.errorf("expected the Matrix Market banner %s, got %s", want, quote(line))
+		return fail("expected the Matrix Market banner %s, got %s", want, quote(line))
 	}
 	if len(tok) != 5 {
-		return f, lr.errorf("expected 5 words in the banner %s, got %d: %s", want, len(tok), quote(line))
+		return fail("expected 5 words in the banner %s, got %d: %s", want, len(tok), quote(line))
 	}
 	if !bytes.EqualFold(tok[1], []byte("matrix")) {
-		return f, lr.errorf("expected object \"matrix\" in the banner, got %s", quote(tok[1]))
+		return fail("expected object \"matrix\" in the banner, got %s", quote(tok[1]))
 	}
 	switch string(bytes.ToLower(tok[2])) {
 	case "coordinate":
 	case "array":
 		f.array = true
 	default:
-		return f, lr.errorf("expected format \"coordinate\" or \"array\" in the banner, got %s", quote(tok[2]))
+		return fail("expected format \"coordinate\" or \"array\" in the banner, got %s", quote(tok[2]))
 	}
 	switch string(bytes.ToLower(tok[3])) {
 	case "real", "double":
@@ -68,7 +84,7 @@ func parseMMBanner(lr *lineReader, line []byte) (mmFormat, error) {
 	case "pattern":
 		f.field = Pattern
 	default:
-		return f, lr.errorf("expected field \"real\", \"integer\", \"complex\" or \"pattern\" in the banner, got %s", quote(tok[3]))
+		return fail("expected field \"real\", \"integer\", \"complex\" or \"pattern\" in the banner, got %s", quote(tok[3]))
 	}
 	switch string(bytes.ToLower(tok[4])) {
 	case "general":
@@ -80,18 +96,18 @@ func parseMMBanner(lr *lineReader, line []byte) (mmFormat, error) {
 	case "hermitian":
 		f.symmetry = Hermitian
 	default:
-		return f, lr.errorf("expected symmetry \"general\", \"symmetric\", \"skew-symmetric\" or \"hermitian\" in the banner, got %s", quote(tok[4]))
+		return fail("expected symmetry \"general\", \"symmetric\", \"skew-symmetric\" or \"hermitian\" in the banner, got %s", quote(tok[4]))
 	}
 	// The combinations the format's reference code (mmio.c) rejects.
 	switch {
 	case f.array && f.field == Pattern:
-		return f, lr.errorf("expected a field with values for an array matrix, got \"pattern\"")
+		return fail("expected a field with values for an array matrix, got \"pattern\"")
 	case f.symmetry == Hermitian && f.field != Complex:
-		return f, lr.errorf("expected field \"complex\" for a hermitian matrix, got %q (a real hermitian matrix is \"symmetric\")", f.field)
+		return fail("expected field \"complex\" for a hermitian matrix, got %q (a real hermitian matrix is \"symmetric\")", f.field)
 	case f.symmetry == SkewSymmetric && f.field == Pattern:
-		return f, lr.errorf("expected a field with values for a skew-symmetric matrix, got \"pattern\"")
+		return fail("expected a field with values for a skew-symmetric matrix, got \"pattern\"")
 	}
-	return f, nil
+	return f.array, f.field, f.symmetry, nil
 }
 
 // parseDim parses a row or column count of the size line.

@@ -27,23 +27,22 @@ type Crossover struct {
 // relaxation rates), a degree proportional to n once the rounds' fixed
 // cost no longer counts; CrossoverDegree extends the table that way.
 //
-// PROVISIONAL: these rows are estimates from that model (fw-blocked at 8 T
-// relaxations/s, sssp-all at 150 G useful relaxations/s with c = 3 and 8
-// us per round, 30 rounds per batch of 1024), not measurements. Replace
-// them with the "crossover" lines of the first device run's table.
-// Until GPUCrossoverMeasured is set (with rows from the device), Choose
-// takes fw-blocked on the GPU: an estimate must not route users to a
-// kernel by default.
+// Measured on the H100 (2026-11-26; docs and the closing note of issue 18
+// give the table): by total time (SolveGPU's wall time, the host matrix
+// and copies included, median of 3), sssp-all was faster up to average
+// degree 11.9 at n = 1024, 63.8 at 2048, 49.8 at 4096 and 71.1 at 8192.
+// The 2048 row is capped at 4096's (the two methods were within 0.2% at
+// degree 64 there, and the rule must not fall as n grows).
 var GPUCrossover = []Crossover{
-	{N: 1024, Degree: 1},
-	{N: 2048, Degree: 6},
-	{N: 4096, Degree: 20},
-	{N: 8192, Degree: 50},
+	{N: 1024, Degree: 11.9},
+	{N: 2048, Degree: 49.8},
+	{N: 4096, Degree: 49.8},
+	{N: 8192, Degree: 71.1},
 }
 
 // GPUCrossoverMeasured says GPUCrossover's rows come from a device run;
 // Choose uses them on the GPU only then.
-const GPUCrossoverMeasured = false
+const GPUCrossoverMeasured = true
 
 // CrossoverDegree is the average degree up to which Auto runs sssp-all on
 // the GPU for a graph of n vertices: GPUCrossover's rows interpolated

@@ -127,7 +127,8 @@ func TestAdaptiveStrategies(t *testing.T) {
 		} else if paperEntry(s) != "" {
 			t.Errorf("%s is not a paper strategy but has kernel %s", s, paperEntry(s))
 		}
-		if s.PerLevel() && readsQueue(s) && !leavesQueue(s) {
+		// do-beamer's runs of levels rebuild the queue themselves (do_prep)
+		if s.PerLevel() && readsQueue(s) && !leavesQueue(s) && s != DOBeamer {
 			t.Errorf("%s reads a queue but leaves none: its runs of levels would read a stale one", s)
 		}
 	}
@@ -150,8 +151,8 @@ func TestAdaptiveStrategies(t *testing.T) {
 			t.Errorf("%s is per-level", s)
 		}
 	}
-	if !DOBeamer.PerLevel() || !readsQueue(DOBeamer) || !leavesQueue(DOBeamer) || counterStepOf(DOBeamer) != stepInline {
-		t.Error("do-beamer reads and leaves a queue and counts inline")
+	if !DOBeamer.PerLevel() || !readsQueue(DOBeamer) || leavesQueue(DOBeamer) || counterStepOf(DOBeamer) != stepInline {
+		t.Error("do-beamer reads a queue, leaves none (its pulls write none) and counts inline")
 	}
 	if counterStepOf(LB) != stepRebuild || counterStepOf(LBCull) != stepQueue || counterStepOf(Edge) != stepRebuild {
 		t.Error("lb (duplicates) and edge (no queue) rebuild, lb-cull counts its queue")

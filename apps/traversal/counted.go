@@ -72,8 +72,10 @@ func counterStepOf(s Strategy) counterStep {
 }
 
 // leavesQueue says that after a counted level of s the next level's queue
-// is whole (written by the level or by its counter step).
-func leavesQueue(s Strategy) bool { return s == DOBeamer || counterStepOf(s) != stepInline }
+// is whole (written by the level or by its counter step). Not do-beamer's:
+// its pulled levels write none (its own next level rebuilds it when it
+// turns to pushing).
+func leavesQueue(s Strategy) bool { return counterStepOf(s) != stepInline }
 
 // countedLevel is a level of s whose counters reach the ring: the paper's
 // kernels count themselves; traversal.cu's strategies get a counter step

@@ -154,9 +154,14 @@
 // computes the direction from the frontier's counters (pull when, after a
 // push, the frontier's out-arcs exceed the undiscovered vertices' out-arcs
 // / Alpha; push again when, after a pull, the frontier holds fewer than
-// n / Beta vertices), then one kernel pushes (TWC over the queue) or pulls
-// (a thread per unvisited vertex, its bit read once per warp), queueing
-// what it finds either way. pull keeps its own rule (pull while the
+// n / Beta vertices). Two kernels a level: do_push expands the frontier's
+// vertices of fewer than 128 arcs (TWC's thread and warp grouping, over the
+// queue, or over the stamps after a pulled level) and lists the larger
+// ones, whose arcs do_finish deals evenly over the whole grid (a block
+// scan of their degrees and a binary search per arc, or a block per
+// vertex when they are many); pulling, do_finish runs a thread per
+// unvisited vertex, a warp for one of 128 in-arcs or more, and writes no
+// queue. pull keeps its own rule (pull while the
 // frontier holds n/PullDivisor vertices or more: Beamer's beta alone).
 //
 // Counters (counted.go): a counted level also posts its next frontier's

@@ -26,7 +26,7 @@ var adaptivePTX string
 var AdaptiveModule = gpu.PTXModule{Name: "adaptive", PTX: adaptivePTX, Entries: adaptiveEntries()}
 
 func adaptiveEntries() []string {
-	out := []string{"do_level", "queue_counters", "frontier_rebuild", "abegin", "copy_words", "ctl_copy", "level_check", "ring_clear"}
+	out := []string{"do_push", "do_finish", "queue_counters", "frontier_rebuild", "abegin", "copy_words", "ctl_copy", "level_check", "ring_clear"}
 	for _, s := range Strategies() {
 		if s.Paper() {
 			out = append(out, paperEntry(s))
@@ -100,6 +100,7 @@ type adaptState struct {
 	mod   *gpu.Module
 	ring  *gpu.Mapped // the counters' ring (counted plans)
 	isrc  *gpu.Buffer // the in-arcs' COO destinations (e.src on an undirected graph)
+	big   *gpu.Buffer // do-beamer's big list: a top-down level's vertices of many arcs
 	epoch uint32      // counted searches begun: the ring's tags
 	sweep *sweepState
 
@@ -226,14 +227,24 @@ func (e *Engine) paperLevel(s Strategy, counted bool) ([]func() error, error) {
 		if err := e.needInArcs(); err != nil {
 			return nil, err
 		}
-		l, err := e.ad.mod.Launch("do_level", e.grid(max(e.n, 1)), threads, 0, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Ptr(e.ioff),
-			gpu.Ptr(e.iadj), gpu.Int(int(e.n)), uint64(e.m), gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.mark), gpu.Ptr(e.ctl),
-			gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Int(e.opt.TWCWarp), gpu.Int(e.opt.TWCBlock),
-			uint64(math.Float32bits(float32(e.opt.Alpha))), uint64(math.Float32bits(float32(e.opt.Beta))), ring)
+		if err := e.alloc(&e.ad.big, 4*e.n, "do-beamer's big list"); err != nil {
+			return nil, err
+		}
+		grid := e.grid(max(e.n, 1))
+		alpha, beta := uint64(math.Float32bits(float32(e.opt.Alpha))), uint64(math.Float32bits(float32(e.opt.Beta)))
+		push, err := e.ad.mod.Launch("do_push", grid, threads, 0, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Int(int(e.n)), uint64(e.m),
+			gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.mark), gpu.Ptr(e.ctl), gpu.Ptr(e.q0), gpu.Ptr(e.q1),
+			gpu.Ptr(e.ad.big), gpu.Int(e.opt.TWCWarp), alpha, beta)
 		if err != nil {
 			return nil, err
 		}
-		return []func() error{l.Run}, nil
+		finish, err := e.ad.mod.Launch("do_finish", grid, threads, 0, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Ptr(e.ioff),
+			gpu.Ptr(e.iadj), gpu.Int(int(e.n)), uint64(e.m), gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.mark),
+			gpu.Ptr(e.ctl), gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.ad.big), alpha, beta, ring)
+		if err != nil {
+			return nil, err
+		}
+		return []func() error{push.Run, finish.Run}, nil
 	}
 	if !s.Paper() {
 		return nil, fmt.Errorf("traversal: %s is not one of the paper's implementations", s)

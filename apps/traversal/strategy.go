@@ -70,8 +70,9 @@ const (
 	VWPush16 //   of 16
 	VWPush32 //   of 32 (a warp per vertex)
 	// DOBeamer is direction-optimizing BFS with Beamer's alpha/beta rule
-	// decided on the device from the frontier's counters: TWC push, a
-	// bottom-up pull over the in-arcs while the rule says so.
+	// decided on the device from the frontier's counters: a push that
+	// deals large vertices' arcs over the grid, a bottom-up pull over the
+	// in-arcs while the rule says so.
 	DOBeamer
 )
 
@@ -159,7 +160,7 @@ var strategyTable = map[Strategy]strategyInfo{
 	VWPush8:           {true, false, false, "vertex push with virtual warps of 8 lanes per vertex; warp-reduced count"},
 	VWPush16:          {true, false, false, "vertex push with virtual warps of 16 lanes per vertex; warp-reduced count"},
 	VWPush32:          {true, false, false, "vertex push with a warp per vertex; warp-reduced count"},
-	DOBeamer:          {true, false, false, "direction-optimizing BFS with Beamer's alpha/beta rule on the device's counters: TWC push, bottom-up pull (needs in-arcs)"},
+	DOBeamer:          {true, false, false, "direction-optimizing BFS with Beamer's alpha/beta rule on the device's counters: load-balanced push, warp-assisted bottom-up pull (needs in-arcs)"},
 }
 
 func (s Strategy) String() string { return strategyNames.String(s) }

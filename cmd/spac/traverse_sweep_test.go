@@ -133,7 +133,7 @@ func TestSummarizeSweep(t *testing.T) {
 // engine lacks (refused, naming the file and the candidate).
 func TestLoadAdaptiveModel(t *testing.T) {
 	c, name, err := loadAdaptiveModel("")
-	if err != nil || name != "the embedded default model" || !c.Model.Synthetic {
+	if err != nil || name != "the embedded default model" || c.Model.Synthetic {
 		t.Fatalf("default: %v %q %v", c, name, err)
 	}
 	var m adaptive.Model

@@ -52,6 +52,7 @@ type trainFlags struct {
 	maxDepth, minLeaf int
 	seed              uint64
 	test, validation  []string
+	candidates, feats []string
 	format            outputFormat
 }
 
@@ -83,6 +84,9 @@ level's slowest valid time). --max-depth and --min-leaf bound it; 0 chooses
 each on the validation graphs (depths 1 to 12, leaves of 1 to 32 levels),
 the best validation ratio winning, ties to the smaller tree. Training is
 deterministic: the same sweeps and flags give the same model.
+--candidates restricts the tree's picks to a menu (every level's oracle
+still counts every candidate); --features the features it may split on
+(the default model's choice, and why, is in the README).
 
 Report: per set the mean over its graphs of model/oracle (the model's total
 time over the per-level optimum), fixed/oracle (the graph's best single
@@ -107,6 +111,7 @@ host. -o writes the model (versioned JSON, 'spac traverse model' shows it);
 			if c.Flags().Changed("validation") {
 				opt.Validation = append([]string{}, f.validation...)
 			}
+			opt.Candidates, opt.Features = f.candidates, f.feats
 			if f.maxDepth < 0 || f.maxDepth > adaptive.MaxTreeDepth {
 				return usagef("--max-depth %d: want 0 (chosen on validation) to %d", f.maxDepth, adaptive.MaxTreeDepth)
 			}
@@ -123,6 +128,8 @@ host. -o writes the model (versioned JSON, 'spac traverse model' shows it);
 	fl.Uint64Var(&f.seed, "seed", 1, "random seed of the drawn validation and test graphs (recorded in the model)")
 	fl.StringSliceVar(&f.test, "test", nil, "test graphs, comma-separated names or family:NAME; default: drawn")
 	fl.StringSliceVar(&f.validation, "validation", nil, "validation graphs, comma-separated names or family:NAME; default: drawn")
+	fl.StringSliceVar(&f.candidates, "candidates", nil, "the only candidates the tree may pick, comma-separated (default: every candidate of the sweeps)")
+	fl.StringSliceVar(&f.feats, "features", nil, "the only features the tree may split on, comma-separated (default: all; 'go doc github.com/spac-gpu/spac/apps/traversal/adaptive' lists them)")
 	registerFormat(c, &f.format, formatTable, formatJSON)
 	return c
 }

@@ -92,7 +92,7 @@ func TestTraverseTrain(t *testing.T) {
 		t.Errorf("spac traverse model: exit %d %v\n%s\n%s", code, err, out, errOut)
 	}
 	out, errOut, code, _ = executeStreams(t, "traverse", "model")
-	if code != 0 || !strings.Contains(errOut, "the embedded default model is synthetic") || !strings.Contains(out, "SYNTHETIC") {
+	if code != 0 || strings.Contains(errOut, "synthetic") || !strings.Contains(out, "data/traverse") || !strings.Contains(out, "kron23") {
 		t.Errorf("spac traverse model (default): exit %d\n%s\n%s", code, out, errOut)
 	}
 	out, _, code, _ = executeStreams(t, "traverse", "model", "-f", "json")

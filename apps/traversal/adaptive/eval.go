@@ -58,7 +58,7 @@ func Evaluate(d *Dataset, graphs []int, choose func(*Features) int) []GraphResul
 	for i := range out {
 		out[i].Searches = len(roots[i])
 		if len(fixed[i]) > 0 && out[i].Levels > 0 {
-			c, t := argmin(fixed[i])
+			c, t := argmin(fixed[i], seq(len(fixed[i])))
 			out[i].Fixed, out[i].FixedCandidate = t, d.Candidates[c]
 		}
 	}

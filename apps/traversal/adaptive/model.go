@@ -53,6 +53,10 @@ type Training struct {
 	Levels     int      `json:"levels"` // training levels (samples)
 	// ChosenOnValidation says MaxDepth and MinLeaf came from the grid.
 	ChosenOnValidation bool `json:"chosen_on_validation"`
+	// Candidates and Features restricted the tree's labels and splits
+	// (empty: all of them).
+	Candidates []string `json:"menu,omitempty"`
+	Features   []string `json:"split_features,omitempty"`
 }
 
 // Predict returns the index of the candidate the model picks for a level.

@@ -33,7 +33,11 @@ type TrainOptions struct {
 	// more, none with fewer), uniformly with Seed; an empty non-nil list
 	// is an empty set.
 	Test, Validation []string
-	Seed             uint64
+	// Candidates, when not empty, are the only candidates the tree may
+	// pick (the others still define each level's oracle); Features the
+	// only features it may split on.
+	Candidates, Features []string
+	Seed                 uint64
 	// Date is recorded in the model as is (the CLI gives today's date in
 	// ISO 8601); Note too.
 	Date, Note string
@@ -88,7 +92,15 @@ func Train(d *Dataset, opt TrainOptions) (*Model, *TrainReport, error) {
 	if err := (TreeParams{slices.Max(depths), slices.Min(leaves)}).check(); err != nil {
 		return nil, nil, err
 	}
-	p := newProblem(d, train)
+	menu, err := d.menu(opt.Candidates)
+	if err != nil {
+		return nil, nil, err
+	}
+	feats, err := featureList(opt.Features)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := newProblem(d, train, menu, feats)
 	if len(p.x) == 0 {
 		return nil, nil, fmt.Errorf("adaptive: the training graphs (%s) have no timed level", strings.Join(rep.Train, ", "))
 	}
@@ -127,6 +139,7 @@ func Train(d *Dataset, opt TrainOptions) (*Model, *TrainReport, error) {
 			Graphs: rep.Train, Validation: rep.Validation, Test: rep.Test,
 			Date: opt.Date, Seed: opt.Seed, MaxDepth: best.Params.MaxDepth, MinLeaf: best.Params.MinLeaf,
 			Levels: rep.Samples, ChosenOnValidation: rep.Chosen,
+			Candidates: slices.Clone(opt.Candidates), Features: slices.Clone(opt.Features),
 		},
 	}
 	if synthetic && m.Note == "" {
@@ -249,6 +262,36 @@ func (d *Dataset) families() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// menu resolves candidate names to indices of d.Candidates (nil for none
+// named: every candidate).
+func (d *Dataset) menu(names []string) ([]int, error) {
+	var out []int
+	for _, name := range names {
+		c := slices.Index(d.Candidates, name)
+		if c < 0 {
+			return nil, fmt.Errorf("no candidate %q in the sweeps (candidates: %s)", name, strings.Join(d.Candidates, ", "))
+		}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// featureList resolves feature names (nil for none named: every feature).
+func featureList(names []string) ([]Feature, error) {
+	var out []Feature
+	for _, name := range names {
+		f := slices.Index(featureNames[:], name)
+		if f < 0 {
+			return nil, fmt.Errorf("no feature %q (features: %s)", name, strings.Join(featureNames[:], ", "))
+		}
+		out = append(out, Feature(f))
+	}
+	return out, nil
 }
 
 func seq(n int) []int {

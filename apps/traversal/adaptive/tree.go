@@ -138,6 +138,8 @@ func (p TreeParams) check() error {
 // over its samples, and a split the sum over both children.
 type problem struct {
 	k      int
+	menu   []int  // the candidates a leaf may take (all when not restricted)
+	splits []bool // the features a node may split on
 	x      []*Features
 	cost   []float64 // n*k
 	least  []float64 // min_c cost, per sample
@@ -152,7 +154,11 @@ type problem struct {
 // graphs, costs Cost(c) / (T* G). Each graph counts once, whatever its
 // size, root count or level count; within a graph, a level counts by the
 // time at stake.
-func newProblem(d *Dataset, graphs []int) *problem {
+//
+// menu, when not nil, holds the only candidates a leaf may take (the
+// others still count in no sum: the oracle is the menu's); features, when
+// not nil, the only features a node may split on.
+func newProblem(d *Dataset, graphs []int, menu []int, features []Feature) *problem {
 	in := make([]bool, len(d.Graphs))
 	for _, g := range graphs {
 		in[g] = true
@@ -169,8 +175,17 @@ func newProblem(d *Dataset, graphs []int) *problem {
 		oracle[s.Graph] += lo
 	}
 	k := len(d.Candidates)
-	p := &problem{k: k, x: make([]*Features, len(idx)), cost: make([]float64, len(idx)*k),
+	p := &problem{k: k, menu: menu, splits: make([]bool, NumFeatures), x: make([]*Features, len(idx)), cost: make([]float64, len(idx)*k),
 		least: make([]float64, len(idx)), stake: make([]float64, len(idx)), oracle: make([]int32, len(idx))}
+	if p.menu == nil {
+		p.menu = seq(k)
+	}
+	for f := range p.splits {
+		p.splits[f] = features == nil
+	}
+	for _, f := range features {
+		p.splits[f] = true
+	}
 	for j, i := range idx {
 		s := &d.Samples[i]
 		p.x[j] = &s.Features
@@ -179,6 +194,8 @@ func newProblem(d *Dataset, graphs []int) *problem {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for c := range row {
 			row[c] = w * s.Cost(c)
+		}
+		for _, c := range p.menu {
 			if row[c] < lo {
 				lo, p.oracle[j] = row[c], int32(c)
 			}
@@ -262,9 +279,11 @@ func (p *problem) grow(params TreeParams) *bnode {
 	return g.node(0, n, 0)
 }
 
-func argmin(x []float64) (int, float64) {
-	best := 0
-	for c := 1; c < len(x); c++ {
+// argmin is the entry of x least among those menu names (the first of
+// equals).
+func argmin(x []float64, menu []int) (int, float64) {
+	best := menu[0]
+	for _, c := range menu[1:] {
 		if x[c] < x[best] {
 			best = c
 		}
@@ -299,7 +318,7 @@ func (g *grower) node(lo, hi, depth int) *bnode {
 		g.gTotal[p.oracle[s]] += p.stake[s]
 		least += p.least[s]
 	}
-	label, cost := argmin(g.total)
+	label, cost := argmin(g.total, p.menu)
 	nd := &bnode{feature: -1, label: label}
 	n := hi - lo
 	if depth >= g.params.MaxDepth || n < 2*g.params.MinLeaf || cost-least <= g.costTol {
@@ -309,11 +328,17 @@ func (g *grower) node(lo, hi, depth int) *bnode {
 	if n >= parallelSamples {
 		par.DoWith(NumFeatures, func() *scan { return nil }, func(_ *scan, f int) {
 			scans[f] = newScan(k)
-			g.scan(scans[f], f, lo, hi)
+			if p.splits[f] {
+				g.scan(scans[f], f, lo, hi)
+			}
 		})
 	} else {
 		sc := newScan(k)
 		for f := range NumFeatures {
+			if !p.splits[f] {
+				scans[f] = &scan{}
+				continue
+			}
 			g.scan(sc, f, lo, hi)
 			scans[f] = &scan{cost: sc.cost, gini: sc.gini, pos: sc.pos, threshold: sc.threshold}
 		}
@@ -391,7 +416,8 @@ func (g *grower) scan(sc *scan, f, lo, hi int) {
 			continue
 		}
 		lc, rc := math.Inf(1), math.Inf(1)
-		for c, x := range sc.left {
+		for _, c := range p.menu {
+			x := sc.left[c]
 			lc = min(lc, x)
 			rc = min(rc, g.total[c]-x)
 		}
@@ -477,7 +503,7 @@ func Fit(d *Dataset, graphs []int, params TreeParams) (*Tree, error) {
 	if err := params.check(); err != nil {
 		return nil, err
 	}
-	p := newProblem(d, graphs)
+	p := newProblem(d, graphs, nil, nil)
 	if len(p.x) == 0 {
 		return nil, fmt.Errorf("adaptive: no timed level in the %d training graphs", len(graphs))
 	}

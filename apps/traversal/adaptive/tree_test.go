@@ -188,7 +188,7 @@ func TestTreeProperties(t *testing.T) {
 				}
 			}
 		}
-		prob := newProblem(d, graphs)
+		prob := newProblem(d, graphs, nil, nil)
 		root := prob.grow(TreeParams{MaxDepth: 5, MinLeaf: 3})
 		for depth := range 6 {
 			flat, err := root.cut(depth).flatten(len(d.Candidates))

@@ -32,7 +32,7 @@
 // warp (CNT_WARP), or reduced over the block, one atomic per block
 // (CNT_BLOCK).
 //
-// Counters (count != 0, and do_level always): with each vertex it
+// Counters (count != 0, and do-beamer's always): with each vertex it
 // discovers a kernel also counts its out-degree, into the sum (C_MF) and
 // the maximum (C_MAXD), by the same method; the level's closer then posts
 // the next frontier's vertices, out-arcs and largest out-degree to a ring
@@ -60,14 +60,15 @@ typedef unsigned long long u64;
 #define CTL_WORDS 160
 // Words of this file only (free in traversal.cu): written by abegin.
 #define C_EPOCH 11  // the search's epoch: the ring's tags
-#define C_BU 12     // do_level: the last level it ran pulled
+#define C_BU 12     // do-beamer: the last level it ran pulled
 #define C_RLEVEL 13 // the last level whose counters are posted
-#define C_NPULL 14  // do_level: levels pulled in this search
+#define C_NPULL 14  // do-beamer: levels pulled in this search
 #define C_DARCS 130 // u64: out-arcs of the vertices discovered so far, the frontier's included
 #define C_CURMF 132 // u64: out-arcs of the current frontier
 #define C_MF 136    // u64: out-arcs of the next frontier (accumulating)
 #define C_MAXD 138  // the next frontier's largest out-degree (accumulating)
 #define C_QCOUNT 140 // frontier_rebuild: entries written
+#define C_BIG 15    // do_push: entries in the big list (do_finish empties it)
 
 // The counters' ring: RING_SLOTS slots of 4 words (tag, vertices, arcs,
 // largest degree); the slot of level L is L % RING_SLOTS.
@@ -153,15 +154,16 @@ __device__ void close_counters(int* ctl, u64* ring, int level, int nf) {
     }
 }
 
-// finish_level ends a block's part of a level: the tallies reduced by the
-// method CNT (the warp's or the block's, one atomic each), the inspected
-// arcs by the block, then the block's ticket; the last block closes the
+// flush_tally adds a block's tallies into the control block: reduced by
+// the method CNT (the warp's or the block's, one atomic each), the
+// inspected arcs by the block. finish_level ends a block's part of a
+// level: its tallies flushed, then the block's ticket; the last block closes the
 // level as traversal.cu's close_level does, moves the counters on when
 // count is set (close_counters: to the ring too where ring is not null)
-// and, for do_level (bu >= 0), records the direction this level ran.
+// and, for do-beamer (bu >= 0), records the direction this level ran.
 // Every thread of the block calls it, with no thread gone before.
 template <int CNT>
-__device__ void finish_level(int* ctl, Tally t, bool count, u64* ring, int bu) {
+__device__ void flush_tally(int* ctl, Tally t, bool count) {
     __shared__ u64 s_found, s_arcs, s_insp;
     __shared__ unsigned s_max;
     if (CNT == CNT_WARP) {
@@ -203,6 +205,12 @@ __device__ void finish_level(int* ctl, Tally t, bool count, u64* ring, int bu) {
     }
     if (s_insp) atomicAdd((u64*)&ctl[C_INSPECTED], s_insp);
     __threadfence();
+}
+
+template <int CNT>
+__device__ void finish_level(int* ctl, Tally t, bool count, u64* ring, int bu) {
+    flush_tally<CNT>(ctl, t, count);
+    if (threadIdx.x != 0) return;
     if (atomicAdd((unsigned*)&ctl[C_TICKET], 1u) != gridDim.x - 1) return;
     __threadfence();
     volatile int* c = ctl;
@@ -216,6 +224,7 @@ __device__ void finish_level(int* ctl, Tally t, bool count, u64* ring, int bu) {
     if (bu >= 0) {
         c[C_BU] = bu;
         if (bu) c[C_NPULL] = c[C_NPULL] + 1;
+        c[C_BIG] = 0;
     }
     if (count) close_counters(ctl, ring, level, out);
     __threadfence();
@@ -279,6 +288,26 @@ __device__ void vertex_push(PARGS) {
     finish_level<CNT>(ctl, t, count, ring, -1);
 }
 
+// pull_serial scans v's in-arcs [b, e) in turn to the first whose source
+// is in the frontier of level L, and claims v from it: v is the calling
+// thread's alone, so no atomics but the visited bit's.
+template <int CNT>
+__device__ __forceinline__ void pull_serial(const long long* off, const int* iadj, int* depth, int* parent,
+                                            unsigned* visited, int* ctl, int v, long long b, long long e, int L,
+                                            bool count, Tally& t) {
+    for (long long k = b; k < e; k++) {
+        int u = iadj[k];
+        t.insp++;
+        if (depth[u] == L) {
+            depth[v] = L + 1;
+            atomicOr(&visited[v >> 5], 1u << (v & 31));
+            parent[v] = u;
+            found<CNT>(ctl, off, v, count, t);
+            return;
+        }
+    }
+}
+
 // vertex pull: a thread per unvisited vertex (its bit clear: in a pull
 // only v's own thread sets it), over its in-arcs up to the first whose
 // source is in the frontier; v is the thread's alone, so no atomics but
@@ -291,18 +320,7 @@ __device__ void vertex_pull(PARGS) {
     for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
         unsigned bit = 1u << (v & 31);
         if (visited[v >> 5] & bit) continue;
-        long long b = ioff[v], e = ioff[v + 1];
-        for (long long k = b; k < e; k++) {
-            int u = iadj[k];
-            t.insp++;
-            if (depth[u] == L) {
-                depth[v] = L + 1;
-                atomicOr(&visited[v >> 5], bit);
-                parent[v] = u;
-                found<CNT>(ctl, off, v, count, t);
-                break;
-            }
-        }
+        pull_serial<CNT>(off, iadj, depth, parent, visited, ctl, v, ioff[v], ioff[v + 1], L, count, t);
     }
     finish_level<CNT>(ctl, t, count, ring, -1);
 }
@@ -369,7 +387,7 @@ __device__ __forceinline__ void qpush(int* ctl, int* q, int v) {
     if (base + rank < ctl[C_CAP]) q[base + rank] = v; else ctl[C_OVERFLOW] = 1;
 }
 
-// do_found: a vertex do_level discovered: queued, its degree tallied.
+// do_found: a vertex do_push discovered: queued, its degree tallied.
 __device__ __forceinline__ void do_found(int* ctl, const long long* off, int* q, int v, Tally& t) {
     qpush(ctl, q, v);
     unsigned d = (unsigned)(off[v + 1] - off[v]);
@@ -386,99 +404,206 @@ __device__ __forceinline__ void do_range(const long long* off, const int* adj, i
     }
 }
 
-// do_level: one level of direction-optimizing BFS (Beamer, Asanovic and
-// Patterson, SC 2012), the direction chosen at the level's start by every
-// block alike from the counters of its frontier: after a top-down level,
+// Direction-optimizing BFS (Beamer, Asanovic and Patterson, SC 2012): two
+// launches a level, do_push then do_finish. Both choose the level's
+// direction alike, every block from the frontier's counters, which no
+// block changes before the level closes (do_dir): after a top-down level,
 // pull when the frontier's out-arcs exceed the undiscovered vertices'
 // out-arcs / alpha; after a bottom-up level, push again once the frontier
-// holds fewer than n / beta vertices. Top-down: TWC's thread / warp /
-// block grouping over the queue (thresholds twarp and tcta); bottom-up: a
-// thread per unvisited vertex over its in-arcs to the first in the
-// frontier. Both queue what they discover, so either may follow, and
-// count its out-arcs for the rule (and the ring, when ring is set).
-extern "C" __global__ void __launch_bounds__(THREADS) do_level(const long long* off, const int* adj, const long long* ioff,
-                                                               const int* iadj, int n, long long m, int* depth, int* parent,
-                                                               unsigned* visited, int* ctl, int* q0, int* q1, int twarp,
-                                                               int tcta, float alpha, float beta, u64* ring) {
+// holds fewer than n / beta vertices. Top-down, do_push expands the
+// frontier's vertices of fewer than DO_BIG arcs and lists the others,
+// whose arcs do_finish deals over the whole grid; bottom-up, do_push
+// returns at once and do_finish pulls. do_finish closes the level and
+// records its direction (C_BU) and the big list emptied.
+__device__ __forceinline__ bool do_dir(const int* ctl, int n, long long m, float alpha, float beta) {
     int nin = ctl_word(ctl, C_IN);
-    if (nin == 0) return;
+    u64 dis = ctl_u64(ctl, C_DARCS), cur = ctl_u64(ctl, C_CURMF);
+    double mu = dis >= (u64)m ? 0.0 : (double)((u64)m - dis);
+    return ctl_word(ctl, C_BU) ? !((double)nin * (double)beta < (double)n) : (double)cur * (double)alpha > mu;
+}
+
+// do_push: the top-down level's vertices of fewer than DO_BIG arcs, TWC's
+// thread and warp grouping (a warp from twarp arcs); the others go to the
+// big list. The frontier is the queue, or, after a pulled level (which
+// writes none), the stamps, a thread per vertex. Discovered vertices are
+// queued and their out-arcs counted for the rule (and the ring).
+#define DO_BIG 128
+extern "C" __global__ void __launch_bounds__(THREADS) do_push(const long long* off, const int* adj, int n, long long m,
+                                                              int* depth, int* parent, unsigned* visited, int* ctl,
+                                                              int* q0, int* q1, int* big, int twarp, float alpha,
+                                                              float beta) {
+    int nin = ctl_word(ctl, C_IN);
+    if (nin == 0 || do_dir(ctl, n, m, alpha, beta)) return;
     int L = ctl_word(ctl, C_LEVEL);
     const int* qin = (L & 1) ? q1 : q0;
     int* qout = (L & 1) ? q0 : q1;
-    u64 dis = ctl_u64(ctl, C_DARCS), cur = ctl_u64(ctl, C_CURMF);
-    double mu = dis >= (u64)m ? 0.0 : (double)((u64)m - dis);
-    int bu = ctl_word(ctl, C_BU);
-    if (!bu) bu = (double)cur * (double)alpha > mu;
-    else bu = !((double)nin * (double)beta < (double)n);
+    bool stamps = ctl_word(ctl, C_BU);
+    int items = stamps ? n : nin;
     Tally t{};
-    if (bu) {
-        // whole warps per round: a warp's 32 vertices share a bitmap word
-        for (int base = blockIdx.x * blockDim.x; base < n; base += gridDim.x * blockDim.x) {
-            int v = base + threadIdx.x;
-            if (v >= n) continue;
-            unsigned bit = 1u << (v & 31);
-            if (visited[v >> 5] & bit) continue;
-            long long b = ioff[v], e = ioff[v + 1];
-            for (long long k = b; k < e; k++) {
-                int u = iadj[k];
-                t.insp++;
-                if (depth[u] == L) {
-                    depth[v] = L + 1;
-                    atomicOr(&visited[v >> 5], bit);
-                    parent[v] = u;
-                    do_found(ctl, off, qout, v, t);
+    for (int base = blockIdx.x * blockDim.x; base < items; base += gridDim.x * blockDim.x) {
+        int i = base + threadIdx.x;
+        int u = -1;
+        long long b = 0, e = 0;
+        if (i < items) {
+            u = stamps ? (depth[i] == L ? i : -1) : qin[i];
+            if (u >= 0) {
+                b = off[u];
+                e = off[u + 1];
+            }
+        }
+        bool isbig = e - b >= DO_BIG;
+        unsigned act = __ballot_sync(0xffffffffu, isbig);
+        if (act) { // warp-aggregated append to the big list
+            int leader = __ffs(act) - 1;
+            int at = 0;
+            if (lane_id() == leader) at = atomicAdd(&ctl[C_BIG], __popc(act));
+            at = __shfl_sync(0xffffffffu, at, leader);
+            if (isbig) {
+                big[at + __popc(act & ((1u << lane_id()) - 1))] = u;
+                b = e;
+            }
+        }
+        t.insp += e - b;
+        while (true) { // warp: at least twarp arcs
+            unsigned want = __ballot_sync(0xffffffffu, e - b >= twarp);
+            if (!want) break;
+            int leader = __ffs(want) - 1;
+            int wu = __shfl_sync(0xffffffffu, u, leader);
+            long long wb = __shfl_sync(0xffffffffu, b, leader);
+            long long we = __shfl_sync(0xffffffffu, e, leader);
+            if (lane_id() == leader) b = e;
+            do_range(off, adj, depth, parent, visited, ctl, qout, wu, wb + lane_id(), we, 32, L, t);
+            __syncwarp();
+        }
+        if (e > b) do_range(off, adj, depth, parent, visited, ctl, qout, u, b, e, 1, L, t);
+    }
+    flush_tally<CNT_BLOCK>(ctl, t, true);
+}
+
+
+#define DO_SMALL 1024
+#define DO_PULL_WARP 128
+__device__ __forceinline__ void do_big_part(const long long* off, const int* adj, int* depth, int* parent,
+                                            unsigned* visited, int* ctl, int* qout, const int* big, int L, Tally& t) {
+    int nb = ctl_word(ctl, C_BIG);
+    if (nb <= DO_SMALL) {
+        __shared__ long long s_end[DO_SMALL];
+        __shared__ long long s_warp[THREADS / 32];
+        const int per = DO_SMALL / THREADS;
+        long long sum = 0, mine[DO_SMALL / THREADS];
+        for (int j = 0; j < per; j++) {
+            int i = threadIdx.x * per + j;
+            if (i < nb) {
+                int u = big[i];
+                sum += off[u + 1] - off[u];
+            }
+            mine[j] = sum;
+        }
+        long long x = sum; // inclusive scan of the threads' sums
+        for (int o = 1; o < 32; o <<= 1) {
+            long long y = __shfl_up_sync(0xffffffffu, x, o);
+            if (lane_id() >= o) x += y;
+        }
+        if (lane_id() == 31) s_warp[threadIdx.x >> 5] = x;
+        __syncthreads();
+        long long before = x - sum;
+        for (int w = 0; w < (threadIdx.x >> 5); w++) before += s_warp[w];
+        for (int j = 0; j < per; j++) s_end[threadIdx.x * per + j] = before + mine[j];
+        __syncthreads();
+        long long total = s_end[DO_SMALL - 1];
+        if (blockIdx.x == 0 && threadIdx.x == 0) t.insp = total;
+        int last = -1, u = 0;
+        long long b = 0;
+        for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total; k += (long long)gridDim.x * blockDim.x) {
+            if (last < 0 || k >= s_end[last]) { // the first i with s_end[i] > k
+                int lo = last + 1, hi = nb - 1;
+                while (lo < hi) {
+                    int mid = (lo + hi) >> 1;
+                    if (s_end[mid] > k) hi = mid; else lo = mid + 1;
+                }
+                last = lo;
+                u = big[lo];
+                b = off[u] - (lo ? s_end[lo - 1] : 0);
+            }
+            int v = adj[b + k];
+            if (visit(depth, parent, visited, u, v, L)) do_found(ctl, off, qout, v, t);
+        }
+    } else {
+        for (int i = blockIdx.x; i < nb; i += gridDim.x) {
+            int u = big[i];
+            long long b = off[u], e = off[u + 1];
+            if (threadIdx.x == 0) t.insp += e - b;
+            do_range(off, adj, depth, parent, visited, ctl, qout, u, b + threadIdx.x, e, blockDim.x, L, t);
+        }
+    }
+}
+
+__device__ __forceinline__ void do_pull_part(const long long* off, const long long* ioff, const int* iadj, int n,
+                                             int* depth, int* parent, unsigned* visited, int* ctl, int L, Tally& t) {
+    // whole warps per round, for the ballots
+    for (int base = blockIdx.x * blockDim.x; base < n; base += gridDim.x * blockDim.x) {
+        int v = base + threadIdx.x;
+        unsigned bit = 1u << (v & 31);
+        long long b = 0, e = 0;
+        if (v < n && !(visited[v >> 5] & bit)) {
+            b = ioff[v];
+            e = ioff[v + 1];
+        }
+        unsigned want = __ballot_sync(0xffffffffu, e - b >= DO_PULL_WARP);
+        while (want) {
+            int leader = __ffs(want) - 1;
+            want &= want - 1;
+            int wv = __shfl_sync(0xffffffffu, v, leader);
+            long long wb = __shfl_sync(0xffffffffu, b, leader);
+            long long we = __shfl_sync(0xffffffffu, e, leader);
+            for (long long c = wb; c < we; c += 32) {
+                long long k = c + lane_id();
+                int u = k < we ? iadj[k] : -1;
+                unsigned hit = __ballot_sync(0xffffffffu, u >= 0 && depth[u] == L);
+                if (lane_id() == leader) t.insp += min(32LL, we - c);
+                if (hit) {
+                    int first = __ffs(hit) - 1;
+                    if (lane_id() == first) {
+                        depth[wv] = L + 1;
+                        atomicOr(&visited[wv >> 5], 1u << (wv & 31));
+                        parent[wv] = u;
+                        found<CNT_BLOCK>(ctl, off, wv, true, t);
+                    }
                     break;
                 }
             }
         }
-    } else if (blockIdx.x < (unsigned)((nin + blockDim.x - 1) / blockDim.x)) {
-        __shared__ int s_owner, s_u;
-        __shared__ long long s_b, s_e;
-        for (int base = blockIdx.x * blockDim.x; base < nin; base += gridDim.x * blockDim.x) {
-            int i = base + threadIdx.x;
-            int u = -1;
-            long long b = 0, e = 0;
-            if (i < nin) {
-                u = qin[i];
-                b = off[u];
-                e = off[u + 1];
-                t.insp += e - b;
-            }
-            while (true) { // block: vertices of at least tcta arcs, one at a time
-                if (threadIdx.x == 0) s_owner = -1;
-                __syncthreads();
-                if (e - b >= tcta) s_owner = threadIdx.x;
-                __syncthreads();
-                int owner = s_owner;
-                if (owner < 0) break;
-                if (threadIdx.x == owner) {
-                    s_u = u;
-                    s_b = b;
-                    s_e = e;
-                    b = e;
-                }
-                __syncthreads();
-                do_range(off, adj, depth, parent, visited, ctl, qout, s_u, s_b + threadIdx.x, s_e, blockDim.x, L, t);
-                __syncthreads();
-            }
-            while (true) { // warp: at least twarp arcs
-                unsigned want = __ballot_sync(0xffffffffu, e - b >= twarp);
-                if (!want) break;
-                int leader = __ffs(want) - 1;
-                int wu = __shfl_sync(0xffffffffu, u, leader);
-                long long wb = __shfl_sync(0xffffffffu, b, leader);
-                long long we = __shfl_sync(0xffffffffu, e, leader);
-                if (lane_id() == leader) b = e;
-                do_range(off, adj, depth, parent, visited, ctl, qout, wu, wb + lane_id(), we, 32, L, t);
-                __syncwarp();
-            }
-            if (e > b) do_range(off, adj, depth, parent, visited, ctl, qout, u, b, e, 1, L, t);
-            __syncthreads();
-        }
+        if (e - b < DO_PULL_WARP) pull_serial<CNT_BLOCK>(off, iadj, depth, parent, visited, ctl, v, b, e, L, true, t);
     }
-    // the vertices went to C_OUT with the queue; the tally holds their
-    // arcs, which the warps add (found stays 0)
-    finish_level<CNT_WARP>(ctl, t, true, ring, bu);
+}
+
+// do_finish: top-down, the big list's arcs over the whole grid: a short
+// list (DO_SMALL vertices or fewer) has its arcs dealt evenly, each block
+// scanning their degrees in shared memory and each thread finding the
+// vertex of its arcs by binary search (a Kronecker graph's second level is
+// a hundred hubs holding a million arcs, which a grouping by vertex leaves
+// to the few blocks that own them: 1 ms against lb-cull's 0.13 on scale
+// 22); a longer one, a block per vertex in turn. Bottom-up: a thread per
+// unvisited vertex over its in-arcs to the first in the frontier, or, from
+// DO_PULL_WARP in-arcs, its warp 32 in-arcs at a time (a circuit's hub
+// scanned by one thread took a level ten times a push's); no queue (the
+// stamps are the next frontier), the discovered vertices counted with
+// their out-arcs. Then the level closed.
+extern "C" __global__ void __launch_bounds__(THREADS) do_finish(const long long* off, const int* adj, const long long* ioff,
+                                                                const int* iadj, int n, long long m, int* depth,
+                                                                int* parent, unsigned* visited, int* ctl, int* q0,
+                                                                int* q1, const int* big, float alpha, float beta,
+                                                                u64* ring) {
+    if (ctl_word(ctl, C_IN) == 0) return;
+    int bu = do_dir(ctl, n, m, alpha, beta);
+    int L = ctl_word(ctl, C_LEVEL);
+    Tally t{};
+    if (bu) {
+        do_pull_part(off, ioff, iadj, n, depth, parent, visited, ctl, L, t);
+    } else {
+        do_big_part(off, adj, depth, parent, visited, ctl, (L & 1) ? q0 : q1, big, L, t);
+    }
+    finish_level<CNT_BLOCK>(ctl, t, true, ring, bu);
 }
 
 // ------------------------------------------------------------ counter steps
@@ -588,6 +713,7 @@ extern "C" __global__ void abegin(int* ctl, int epoch, long long rootArcs) {
     ctl[C_NPULL] = 0;
     ctl[C_MAXD] = 0;
     ctl[C_QCOUNT] = 0;
+    ctl[C_BIG] = 0;
     *(u64*)&ctl[C_MF] = 0;
     *(u64*)&ctl[C_DARCS] = (u64)rootArcs;
     *(u64*)&ctl[C_CURMF] = (u64)rootArcs;

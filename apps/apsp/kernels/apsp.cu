@@ -23,6 +23,13 @@
 // apsp.FloydWarshallBlocked with the same tile for the blocked ones): the
 // results, next hops included, are the same bits.
 //
+// On an sm_90 device ptxas fuses the unsigned min(acc, a + b) of phase 3
+// into Hopper's DPX add-then-min (VIADDMNMX, one instruction per
+// relaxation), from this compute_80 PTX as from sm_90 code: the int32
+// kernels use the GPU's min-plus instructions with no intrinsic (an
+// intrinsic needs CUDA 12 and compiles to the same instruction). Floats
+// have no DPX form.
+//
 // Layout: row-major with a pitch of `pitch` elements; the blocked kernels
 // need n padded to a multiple of T (isolated padding vertices: +infinity
 // off the diagonal), a pitch that is a multiple of 4 and a 16-byte aligned

@@ -54,9 +54,11 @@ const (
 	gridPerSM   = 8
 	pullDivisor = 24
 	defaultK    = 16
-	twcWarp     = 32
-	twcCTA      = 512
-	maxLevelsK  = 1024
+	// firstGraphLevels bounds the first graph of a search (Engine.run).
+	firstGraphLevels = 8
+	twcWarp          = 32
+	twcCTA           = 512
+	maxLevelsK       = 1024
 )
 
 // ErrNotApplicable is what a strategy answers for a graph it cannot run
@@ -67,8 +69,9 @@ var ErrNotApplicable = errors.New("traversal: the strategy needs the graph's in-
 // Options tune an Engine; the zero value takes the defaults.
 type Options struct {
 	// LevelsPerGraph is how many levels one captured CUDA graph runs
-	// (default 16); the host launches graphs two ahead of the posts it
-	// reads, so it never waits for a level.
+	// (default 16); after a first graph of at most 8 levels, the host
+	// keeps two graphs queued ahead of the posts it reads, so it never
+	// waits for a level.
 	LevelsPerGraph int
 	// TWCWarp and TWCBlock are TWC's thresholds (32 and 512): a vertex of
 	// at least TWCBlock arcs is expanded by a block, of at least TWCWarp by
@@ -733,7 +736,17 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy, t
 	if timed {
 		k = 1
 	}
+	// The first graph runs fewer levels and goes alone: a search of a few
+	// levels (a Kronecker graph's 7 or 8) would otherwise queue two whole
+	// graphs, and run their remaining levels as empty launches, which cost
+	// a do-beamer search 50 launches. After the first post, two graphs of
+	// k levels stay queued ahead of the posts the host reads.
+	first := min(k, firstGraphLevels)
 	g, err := e.plan(a, s, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	g1, err := e.plan(a, s, first)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -794,6 +807,10 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy, t
 	}
 	launched := uint64(0)
 	launch := func() error {
+		g := g
+		if launched == 0 {
+			g = g1
+		}
 		if !timed {
 			launched++
 			return g.Launch()
@@ -819,10 +836,8 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy, t
 		_ = e.d.Sync("a traversal that failed")
 		return nil, nil, err
 	}
-	for range 2 {
-		if err := launch(); err != nil {
-			return fail(err)
-		}
+	if err := launch(); err != nil {
+		return fail(err)
 	}
 	var word [mailWords]float64
 	var level, inspected uint64
@@ -860,8 +875,10 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy, t
 		if err := ctx.Err(); err != nil {
 			return fail(err)
 		}
-		if err := launch(); err != nil {
-			return fail(err)
+		for launched-(j-e.posts) < 2 { // two graphs queued ahead
+			if err := launch(); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	e.posts += launched

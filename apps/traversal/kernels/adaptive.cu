@@ -102,6 +102,7 @@ struct Tally {
     u64 arcs;    // their out-arcs (with counters)
     unsigned maxd; // their largest out-degree (with counters)
     u64 insp;    // arcs inspected
+    bool touched; // discovered a vertex (its counts may be in atomics already)
 };
 
 // found counts a discovered vertex v by the method CNT: at once (one
@@ -110,6 +111,7 @@ template <int CNT>
 __device__ __forceinline__ void found(int* ctl, const long long* off, int v, bool count, Tally& t) {
     unsigned d = 0;
     if (count) d = (unsigned)(off[v + 1] - off[v]);
+    t.touched = true;
     if (CNT == CNT_ATOMIC) {
         atomicAdd(&ctl[C_OUT], 1);
         if (count) {
@@ -156,7 +158,7 @@ __device__ void close_counters(int* ctl, u64* ring, int level, int nf) {
 
 // flush_tally adds a block's tallies into the control block: reduced by
 // the method CNT (the warp's or the block's, one atomic each), the
-// inspected arcs by the block. finish_level ends a block's part of a
+// inspected arcs by the block; nothing for a block that did nothing. finish_level ends a block's part of a
 // level: its tallies flushed, then the block's ticket; the last block closes the
 // level as traversal.cu's close_level does, moves the counters on when
 // count is set (close_counters: to the ring too where ring is not null)
@@ -166,6 +168,9 @@ template <int CNT>
 __device__ void flush_tally(int* ctl, Tally t, bool count) {
     __shared__ u64 s_found, s_arcs, s_insp;
     __shared__ unsigned s_max;
+    // a block that found and inspected nothing has nothing to add or to
+    // order before its ticket: most of the grid on a small level
+    if (!__syncthreads_or(t.touched || t.insp)) return;
     if (CNT == CNT_WARP) {
         u64 f = warp_sum(t.found);
         u64 a = count ? warp_sum(t.arcs) : 0;
@@ -390,6 +395,7 @@ __device__ __forceinline__ void qpush(int* ctl, int* q, int v) {
 // do_found: a vertex do_push discovered: queued, its degree tallied.
 __device__ __forceinline__ void do_found(int* ctl, const long long* off, int* q, int v, Tally& t) {
     qpush(ctl, q, v);
+    t.touched = true;
     unsigned d = (unsigned)(off[v + 1] - off[v]);
     t.arcs += d;
     t.maxd = max(t.maxd, d);
@@ -407,7 +413,7 @@ __device__ __forceinline__ void do_range(const long long* off, const int* adj, i
 // Direction-optimizing BFS (Beamer, Asanovic and Patterson, SC 2012): two
 // launches a level, do_push then do_finish. Both choose the level's
 // direction alike, every block from the frontier's counters, which no
-// block changes before the level closes (do_dir): after a top-down level,
+// block changes before the level closes (do_read): after a top-down level,
 // pull when the frontier's out-arcs exceed the undiscovered vertices'
 // out-arcs / alpha; after a bottom-up level, push again once the frontier
 // holds fewer than n / beta vertices. Top-down, do_push expands the
@@ -415,11 +421,26 @@ __device__ __forceinline__ void do_range(const long long* off, const int* adj, i
 // whose arcs do_finish deals over the whole grid; bottom-up, do_push
 // returns at once and do_finish pulls. do_finish closes the level and
 // records its direction (C_BU) and the big list emptied.
-__device__ __forceinline__ bool do_dir(const int* ctl, int n, long long m, float alpha, float beta) {
-    int nin = ctl_word(ctl, C_IN);
-    u64 dis = ctl_u64(ctl, C_DARCS), cur = ctl_u64(ctl, C_CURMF);
-    double mu = dis >= (u64)m ? 0.0 : (double)((u64)m - dis);
-    return ctl_word(ctl, C_BU) ? !((double)nin * (double)beta < (double)n) : (double)cur * (double)alpha > mu;
+// DoLevel is what every thread of a do-beamer kernel needs of the control
+// block; do_read has one thread per block read it into shared memory (a
+// volatile load of one word by every thread of the grid cost a level 10 us).
+struct DoLevel {
+    int nin, L, prevBU, bu;
+};
+__device__ __forceinline__ DoLevel do_read(const int* ctl, int n, long long m, float alpha, float beta) {
+    __shared__ DoLevel s_lv;
+    if (threadIdx.x == 0) {
+        DoLevel lv;
+        lv.nin = ctl_word(ctl, C_IN);
+        lv.L = ctl_word(ctl, C_LEVEL);
+        lv.prevBU = ctl_word(ctl, C_BU);
+        u64 dis = ctl_u64(ctl, C_DARCS), cur = ctl_u64(ctl, C_CURMF);
+        double mu = dis >= (u64)m ? 0.0 : (double)((u64)m - dis);
+        lv.bu = lv.prevBU ? !((double)lv.nin * (double)beta < (double)n) : (double)cur * (double)alpha > mu;
+        s_lv = lv;
+    }
+    __syncthreads();
+    return s_lv;
 }
 
 // do_push: the top-down level's vertices of fewer than DO_BIG arcs, TWC's
@@ -428,16 +449,16 @@ __device__ __forceinline__ bool do_dir(const int* ctl, int n, long long m, float
 // writes none), the stamps, a thread per vertex. Discovered vertices are
 // queued and their out-arcs counted for the rule (and the ring).
 #define DO_BIG 128
-extern "C" __global__ void __launch_bounds__(THREADS) do_push(const long long* off, const int* adj, int n, long long m,
+extern "C" __global__ void __launch_bounds__(THREADS, 8) do_push(const long long* off, const int* adj, int n, long long m,
                                                               int* depth, int* parent, unsigned* visited, int* ctl,
                                                               int* q0, int* q1, int* big, int twarp, float alpha,
                                                               float beta) {
-    int nin = ctl_word(ctl, C_IN);
-    if (nin == 0 || do_dir(ctl, n, m, alpha, beta)) return;
-    int L = ctl_word(ctl, C_LEVEL);
+    const DoLevel lv = do_read(ctl, n, m, alpha, beta);
+    if (lv.nin == 0 || lv.bu) return;
+    const int nin = lv.nin, L = lv.L;
     const int* qin = (L & 1) ? q1 : q0;
     int* qout = (L & 1) ? q0 : q1;
-    bool stamps = ctl_word(ctl, C_BU);
+    bool stamps = lv.prevBU;
     int items = stamps ? n : nin;
     Tally t{};
     for (int base = blockIdx.x * blockDim.x; base < items; base += gridDim.x * blockDim.x) {
@@ -482,51 +503,60 @@ extern "C" __global__ void __launch_bounds__(THREADS) do_push(const long long* o
 
 
 #define DO_SMALL 1024
+#define DO_CHUNKS 16
 #define DO_PULL_WARP 128
 __device__ __forceinline__ void do_big_part(const long long* off, const int* adj, int* depth, int* parent,
                                             unsigned* visited, int* ctl, int* qout, const int* big, int L, Tally& t) {
-    int nb = ctl_word(ctl, C_BIG);
-    if (nb <= DO_SMALL) {
+    __shared__ int s_nb;
+    if (threadIdx.x == 0) s_nb = ctl_word(ctl, C_BIG);
+    __syncthreads();
+    const int nb = s_nb;
+    if (nb == 0) return;
+    if (nb <= DO_CHUNKS * DO_SMALL) {
         __shared__ long long s_end[DO_SMALL];
         __shared__ long long s_warp[THREADS / 32];
         const int per = DO_SMALL / THREADS;
-        long long sum = 0, mine[DO_SMALL / THREADS];
-        for (int j = 0; j < per; j++) {
-            int i = threadIdx.x * per + j;
-            if (i < nb) {
-                int u = big[i];
-                sum += off[u + 1] - off[u];
-            }
-            mine[j] = sum;
-        }
-        long long x = sum; // inclusive scan of the threads' sums
-        for (int o = 1; o < 32; o <<= 1) {
-            long long y = __shfl_up_sync(0xffffffffu, x, o);
-            if (lane_id() >= o) x += y;
-        }
-        if (lane_id() == 31) s_warp[threadIdx.x >> 5] = x;
-        __syncthreads();
-        long long before = x - sum;
-        for (int w = 0; w < (threadIdx.x >> 5); w++) before += s_warp[w];
-        for (int j = 0; j < per; j++) s_end[threadIdx.x * per + j] = before + mine[j];
-        __syncthreads();
-        long long total = s_end[DO_SMALL - 1];
-        if (blockIdx.x == 0 && threadIdx.x == 0) t.insp = total;
-        int last = -1, u = 0;
-        long long b = 0;
-        for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total; k += (long long)gridDim.x * blockDim.x) {
-            if (last < 0 || k >= s_end[last]) { // the first i with s_end[i] > k
-                int lo = last + 1, hi = nb - 1;
-                while (lo < hi) {
-                    int mid = (lo + hi) >> 1;
-                    if (s_end[mid] > k) hi = mid; else lo = mid + 1;
+        for (int c0 = 0; c0 < nb; c0 += DO_SMALL) { // a chunk of the list at a time
+            const int cn = min(DO_SMALL, nb - c0);
+            long long sum = 0, mine[DO_SMALL / THREADS];
+            for (int j = 0; j < per; j++) {
+                int i = threadIdx.x * per + j;
+                if (i < cn) {
+                    int u = big[c0 + i];
+                    sum += off[u + 1] - off[u];
                 }
-                last = lo;
-                u = big[lo];
-                b = off[u] - (lo ? s_end[lo - 1] : 0);
+                mine[j] = sum;
             }
-            int v = adj[b + k];
-            if (visit(depth, parent, visited, u, v, L)) do_found(ctl, off, qout, v, t);
+            long long x = sum; // inclusive scan of the threads' sums
+            for (int o = 1; o < 32; o <<= 1) {
+                long long y = __shfl_up_sync(0xffffffffu, x, o);
+                if (lane_id() >= o) x += y;
+            }
+            __syncthreads(); // the last chunk's readers are done with s_end
+            if (lane_id() == 31) s_warp[threadIdx.x >> 5] = x;
+            __syncthreads();
+            long long before = x - sum;
+            for (int w = 0; w < (threadIdx.x >> 5); w++) before += s_warp[w];
+            for (int j = 0; j < per; j++) s_end[threadIdx.x * per + j] = before + mine[j];
+            __syncthreads();
+            long long total = s_end[DO_SMALL - 1];
+            if (blockIdx.x == 0 && threadIdx.x == 0) t.insp += total;
+            int last = -1, u = 0;
+            long long b = 0;
+            for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total; k += (long long)gridDim.x * blockDim.x) {
+                if (last < 0 || k >= s_end[last]) { // the first i with s_end[i] > k
+                    int lo = last + 1, hi = cn - 1;
+                    while (lo < hi) {
+                        int mid = (lo + hi) >> 1;
+                        if (s_end[mid] > k) hi = mid; else lo = mid + 1;
+                    }
+                    last = lo;
+                    u = big[c0 + lo];
+                    b = off[u] - (lo ? s_end[lo - 1] : 0);
+                }
+                int v = adj[b + k];
+                if (visit(depth, parent, visited, u, v, L)) do_found(ctl, off, qout, v, t);
+            }
         }
     } else {
         for (int i = blockIdx.x; i < nb; i += gridDim.x) {
@@ -577,26 +607,26 @@ __device__ __forceinline__ void do_pull_part(const long long* off, const long lo
     }
 }
 
-// do_finish: top-down, the big list's arcs over the whole grid: a short
-// list (DO_SMALL vertices or fewer) has its arcs dealt evenly, each block
-// scanning their degrees in shared memory and each thread finding the
-// vertex of its arcs by binary search (a Kronecker graph's second level is
-// a hundred hubs holding a million arcs, which a grouping by vertex leaves
-// to the few blocks that own them: 1 ms against lb-cull's 0.13 on scale
-// 22); a longer one, a block per vertex in turn. Bottom-up: a thread per
-// unvisited vertex over its in-arcs to the first in the frontier, or, from
-// DO_PULL_WARP in-arcs, its warp 32 in-arcs at a time (a circuit's hub
-// scanned by one thread took a level ten times a push's); no queue (the
-// stamps are the next frontier), the discovered vertices counted with
-// their out-arcs. Then the level closed.
-extern "C" __global__ void __launch_bounds__(THREADS) do_finish(const long long* off, const int* adj, const long long* ioff,
+// do_finish: top-down, the big list's arcs over the whole grid: a list of
+// up to DO_CHUNKS chunks of DO_SMALL vertices has each chunk's arcs dealt
+// evenly, each block scanning their degrees in shared memory and each
+// thread finding the vertex of its arcs by binary search (a Kronecker
+// graph's second level is a hundred hubs holding a million arcs, which a
+// grouping by vertex leaves to the few blocks that own them: 1 ms against
+// lb-cull's 0.13 on scale 22); a longer one, a block per vertex in turn.
+// Bottom-up: a thread per unvisited vertex over its in-arcs to the first
+// in the frontier, or, from DO_PULL_WARP in-arcs, its warp 32 in-arcs at a
+// time (a circuit's hub scanned by one thread took a level ten times a
+// push's); no queue (the stamps are the next frontier), the discovered
+// vertices counted with their out-arcs. Then the level closed.
+extern "C" __global__ void __launch_bounds__(THREADS, 8) do_finish(const long long* off, const int* adj, const long long* ioff,
                                                                 const int* iadj, int n, long long m, int* depth,
                                                                 int* parent, unsigned* visited, int* ctl, int* q0,
                                                                 int* q1, const int* big, float alpha, float beta,
                                                                 u64* ring) {
-    if (ctl_word(ctl, C_IN) == 0) return;
-    int bu = do_dir(ctl, n, m, alpha, beta);
-    int L = ctl_word(ctl, C_LEVEL);
+    const DoLevel lv = do_read(ctl, n, m, alpha, beta);
+    if (lv.nin == 0) return;
+    const int bu = lv.bu, L = lv.L;
     Tally t{};
     if (bu) {
         do_pull_part(off, ioff, iadj, n, depth, parent, visited, ctl, L, t);

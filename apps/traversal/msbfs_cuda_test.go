@@ -239,8 +239,9 @@ func TestMSBFSErrors(t *testing.T) {
 // root and Graph500 TEPS per source (harmonic mean; a root of a batch of
 // k is charged 1/k of the batch's time) of MS-BFS in every direction and
 // with other settings of its rule and its level loop, against lb-cull
-// (the engine's best top-down single-root BFS; do-beamer, faster on Kronecker graphs, is not in this bench) run root by
-// root. Every MS-BFS root's depths are checked against the CPU's MS-BFS
+// (the engine's best top-down single-root BFS; do-beamer, faster on
+// Kronecker graphs, is not in this bench) run root by root. Every MS-BFS
+// root's depths are checked against the CPU's MS-BFS
 // (on the host while the device runs the next batch), every lb-cull
 // search by the Graph500 rules.
 func TestMSBFSBench(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spac-gpu/spac/internal/rng"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/mpi"
 )
@@ -779,7 +780,7 @@ func dedupe(c mpi.Comm, row, col []int32, first int64) ([]bool, error) {
 		Pos int64
 	}
 	key := func(i int) uint64 { return uint64(uint32(row[i]))<<32 | uint64(uint32(col[i])) }
-	owner := func(k uint64) int { return int(mix(k) % uint64(p)) }
+	owner := func(k uint64) int { return int(rng.Mix(k) % uint64(p)) }
 	counts := make([]int, p)
 	for i := range row {
 		counts[owner(key(i))]++
@@ -833,16 +834,6 @@ func dedupe(c mpi.Comm, row, col []int32, first int64) ([]bool, error) {
 		}
 	}
 	return dropped, nil
-}
-
-// mix is a 64-bit finalizer (splitmix64): spreads keys over the ranks.
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
 }
 
 // prefix is the exclusive prefix sum of counts.

@@ -57,14 +57,7 @@ method's.`,
 			if err != nil {
 				return err
 			}
-			if err := pf.validate(); err != nil {
-				return err
-			}
-			data, err := in.loadStructure(c.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			opts, err := pf.options(data.Graph.NumEdges())
+			data, opts, err := loadToPartition(c.Context(), &in, &pf, args[0])
 			if err != nil {
 				return err
 			}

@@ -33,14 +33,7 @@ metrics code. Use the same input flags as for the partition.`,
 			if assignment == "" {
 				return usagef("--assignment FILE is required")
 			}
-			if err := pf.validate(); err != nil {
-				return err
-			}
-			data, err := in.loadStructure(c.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			opts, err := pf.options(data.Graph.NumEdges())
+			data, opts, err := loadToPartition(c.Context(), &in, &pf, args[0])
 			if err != nil {
 				return err
 			}

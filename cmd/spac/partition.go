@@ -197,17 +197,10 @@ symmetric entries follow the stored entry they mirror).`,
 			if err != nil {
 				return usageError{err}
 			}
-			if err := pf.validate(); err != nil {
-				return err
-			}
 			if err := checkOutputs(c, "assignment"); err != nil {
 				return err
 			}
-			data, err := in.loadStructure(c.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			opts, err := pf.options(data.Graph.NumEdges())
+			data, opts, err := loadToPartition(c.Context(), &in, &pf, args[0])
 			if err != nil {
 				return err
 			}
@@ -239,6 +232,24 @@ symmetric entries follow the stored entry they mirror).`,
 	c.Flags().StringVarP(&method, "method", "m", "spac", "partitioning method (see above)")
 	c.Flags().StringVarP(&assignment, "assignment", "o", "", "write the part of every nonzero to this file (row col part per line)")
 	return c
+}
+
+// loadToPartition checks the partition flags, reads path's structure and
+// resolves the parts and the cap its edges take: what partition, compare
+// and evaluate begin with.
+func loadToPartition(ctx context.Context, in *inputFlags, pf *partFlags, path string) (*pipeline.Input, spac.Options, error) {
+	if err := pf.validate(); err != nil {
+		return nil, spac.Options{}, err
+	}
+	data, err := in.loadStructure(ctx, path)
+	if err != nil {
+		return nil, spac.Options{}, err
+	}
+	opts, err := pf.options(data.Graph.NumEdges())
+	if err != nil {
+		return nil, spac.Options{}, err
+	}
+	return data, opts, nil
 }
 
 // loadStructure is load without the matrix's values, which partitioning

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spac-gpu/spac/apps/traversal/internal/rng"
+	"github.com/spac-gpu/spac/internal/rng"
 )
 
 // The hyperparameters tried on the validation graphs, and the ones used

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spac-gpu/spac/apps/traversal/internal/rng"
+	"github.com/spac-gpu/spac/internal/rng"
 )
 
 // ruleData makes a dataset of graphs x levels samples with every feature

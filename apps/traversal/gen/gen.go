@@ -31,8 +31,8 @@ import (
 	"math/bits"
 
 	"github.com/spac-gpu/spac/apps/traversal/graph"
-	"github.com/spac-gpu/spac/apps/traversal/internal/rng"
 	"github.com/spac-gpu/spac/internal/par"
+	"github.com/spac-gpu/spac/internal/rng"
 )
 
 // Streams of the seeded draws.

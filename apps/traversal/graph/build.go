@@ -8,8 +8,8 @@ import (
 	"slices"
 	"sync/atomic"
 
-	"github.com/spac-gpu/spac/apps/traversal/internal/rng"
 	"github.com/spac-gpu/spac/internal/par"
+	"github.com/spac-gpu/spac/internal/rng"
 )
 
 // Streams of the seeded draws (see package rng): each use its own.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/spac-gpu/spac/apps/traversal/internal/rng"
+	"github.com/spac-gpu/spac/internal/rng"
 	"github.com/spac-gpu/spac/matrices"
 )
 

@@ -15,7 +15,7 @@ import (
 
 	"github.com/spac-gpu/spac/apps/traversal/gen"
 	"github.com/spac-gpu/spac/apps/traversal/graph"
-	"github.com/spac-gpu/spac/apps/traversal/internal/rng"
+	"github.com/spac-gpu/spac/internal/rng"
 )
 
 // Case is one graph of the corpus.

@@ -18,8 +18,8 @@ import (
 	"github.com/spac-gpu/spac/apps/traversal/adaptive"
 	"github.com/spac-gpu/spac/apps/traversal/gen"
 	"github.com/spac-gpu/spac/apps/traversal/graph"
-	"github.com/spac-gpu/spac/apps/traversal/internal/rng"
 	"github.com/spac-gpu/spac/apps/traversal/ref"
+	"github.com/spac-gpu/spac/internal/rng"
 )
 
 // Spec is one synthetic graph.

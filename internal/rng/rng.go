@@ -1,5 +1,5 @@
 // Package rng is the counter-based random number generator the traversal
-// packages share: draw i of a keyed stream is a pure function of (seed,
+// packages share, and the hash (Mix) that spreads keys over MPI ranks: draw i of a keyed stream is a pure function of (seed,
 // stream, i), SplitMix64's output function applied to a Weyl sequence, so
 // that any worker can compute any draw and parallel generators give the
 // same output for every GOMAXPROCS. It is not cryptographic. Each call is a

@@ -2,7 +2,7 @@ package main
 
 // spac bfs GRAPH --batch: many-source BFS (MS-BFS), 64 roots searched
 // together a bit per root, against the best single-root search run root
-// by root: on the GPU apps/traversal's MSBFS against lb-cull, on the CPU
+// by root: on the GPU apps/traversal's MSBFS against do-beamer, on the CPU
 // ref.MultiSourceBFS against the parallel BFS.
 
 import (
@@ -22,9 +22,10 @@ import (
 )
 
 // The one-by-one strategies the batch is compared with: the engine's best
-// BFS on power-law graphs (docs/traverse-h100), and the parallel CPU BFS.
+// BFS on power-law graphs, where many-source work is done (direction-
+// optimizing, docs/traverse-h100), and the parallel CPU BFS.
 const (
-	batchGPUSingle = "lb-cull"
+	batchGPUSingle = "do-beamer"
 	batchCPUSingle = "parallel"
 )
 
@@ -47,14 +48,14 @@ pulls them over the in-arcs while the frontier is large (Beamer's rule on
 the batch's words: --alpha, --beta). Two rows: msbfs, where each root of
 a batch of k is charged 1/k of the batch's time (so TEPS is per source,
 harmonic mean, as in every other row), and the single-root search run
-root by root (lb-cull with --gpu, parallel without); a line under the
+root by root (do-beamer with --gpu, parallel without); a line under the
 table gives the mean time per root of each and their ratio. Every msbfs
 root's depths must equal the CPU's BFS depths exactly (with --gpu: the
 CPU's MS-BFS, computed on the host while the device runs the next batch;
 without: the one-by-one search's, itself validated by the Graph500
 rules). --batch takes neither --strategy, --levels, --out nor --budget.`
 	c.Example += `
-  spac bfs kron:scale=20 --gpu --roots 1024 --batch   # 16 batches of 64 against lb-cull one by one`
+  spac bfs kron:scale=20 --gpu --roots 1024 --batch   # 16 batches of 64 against do-beamer one by one`
 }
 
 // batchSummary is what the line under the table says (and json's

@@ -123,8 +123,9 @@ int rand(void) {
 	return spac_rand_next();
 }
 
-// spac_in_metis is set on a thread for the length of its METIS call.
-static __thread int spac_in_metis;
+// spac_in_metis is set on a thread for the length of its METIS call (not
+// static: nodend.go's wrapper sets it too).
+__thread int spac_in_metis;
 
 // gk_sigthrow is GKlib's handler (exported by libmetis): it longjmps to the
 // entry point of the calling thread's current METIS call.

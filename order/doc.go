@@ -2,9 +2,9 @@
 // of rows and columns that a plain CSR kernel (ours or any library's) reads
 // with more locality than the original numbering, without a special kernel.
 // It holds the anchors users already know, reverse Cuthill-McKee ([RCM])
-// and, later, METIS nested dissection, next to the ordering that SPAC's
-// partition induces, so that `spac reorder` and the SpMV report compare them
-// on the same input.
+// and METIS's nested dissection ([ND]), next to the ordering that an edge
+// partition such as SPAC's induces ([ByParts]), so that `spac reorder` and
+// the SpMV report compare them on the same input.
 //
 // # Conventions
 //

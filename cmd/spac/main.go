@@ -68,7 +68,7 @@ Typical use:
 	root.AddCommand(newPartitionCmd(), newCompareCmd(), newStatsCmd(), newGenCmd(), newEvaluateCmd())
 	root.AddCommand(scheduleCommands(env)...)
 	root.AddCommand(cfdCommand())
-	root.AddCommand(spmvCommand(env))
+	root.AddCommand(spmvCommand(env), reorderCommand(env))
 	root.AddCommand(cgCommand(env))
 	root.AddCommand(traverseCommand(problemBFS, env), traverseCommand(problemSSSP, env))
 	root.AddCommand(apspCommand())

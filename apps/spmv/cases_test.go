@@ -2,6 +2,7 @@ package spmv
 
 import (
 	"math/rand/v2"
+	"sort"
 	"testing"
 
 	"github.com/spac-gpu/spac/matrices"
@@ -172,6 +173,27 @@ func schedules(t testing.TB, coo *matrices.COO, b int) map[string]*schedule.Sche
 			}
 			out["random-readonly"] = ro
 		}
+	}
+	return out
+}
+
+// scheduleArrays is schedules(t, coo, b) in the kernels' form, in the
+// order of their names (each labelled with its name).
+func scheduleArrays(t testing.TB, coo *matrices.COO, b int) []*ScheduleArrays {
+	t.Helper()
+	scheds := schedules(t, coo, b)
+	names := make([]string, 0, len(scheds))
+	for name := range scheds {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	out := make([]*ScheduleArrays, len(names))
+	for i, name := range names {
+		a, err := NewScheduleArrays(scheds[name], name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = a
 	}
 	return out
 }

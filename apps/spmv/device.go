@@ -28,7 +28,7 @@ type DeviceSchedule struct {
 	a                                   *ScheduleArrays
 	meta, xUnique, yUniq                *gpu.Buffer
 	yShared, val, xLocal, col, rowStart *gpu.Buffer
-	zeroRows                            *gpu.Buffer
+	zeroRows, desc, yRow                *gpu.Buffer
 }
 
 // Arrays returns the host form the schedule was uploaded from.
@@ -42,9 +42,15 @@ type Op struct {
 	Threads   int // threads per block of the main launch (BlockSize unless a SPAC kernel runs several tasks per thread)
 	Shared    int // dynamic shared memory per block, bytes
 	Blocks    int // blocks of the main launch
-	steps     []func() error
-	cs        *cusparse.SpMV
-	sched     *DeviceSchedule // the schedule a SPAC op runs; nil for the others
+	// FormatBytes is what the kernel reads of its matrix format (values,
+	// indices, offsets, per-block lists; not x and y): CSR's for the CSR
+	// kernels, the slots and lists of a schedule, a library format's
+	// arrays with their padding.
+	FormatBytes int64
+	steps       []func() error
+	cs          *cusparse.SpMV
+	sched       *DeviceSchedule // the schedule a SPAC op runs; nil for the others
+	bufs        []*gpu.Buffer   // device copies of a library format the op owns
 }
 
 // NewSpMV loads the SpMV kernels into d (once per device) and uploads m
@@ -177,6 +183,8 @@ func (ds *DeviceSchedule) upload(d *gpu.Device, t *gpu.Transfer, p Precision) er
 	send(&err, &ds.col, d, t, a.Col, "slot columns")
 	send(&err, &ds.rowStart, d, t, a.RowStart, "row starts")
 	send(&err, &ds.zeroRows, d, t, a.ZeroRows, "rows to clear")
+	send(&err, &ds.desc, d, t, a.Desc, "spac-seg descriptors")
+	send(&err, &ds.yRow, d, t, a.YRow, "spac-seg rows")
 	return err
 }
 
@@ -195,7 +203,7 @@ func send[T any](err *error, dst **gpu.Buffer, d *gpu.Device, t *gpu.Transfer, s
 
 func (ds *DeviceSchedule) free() {
 	for _, b := range []*gpu.Buffer{ds.meta, ds.xUnique, ds.yUniq, ds.yShared,
-		ds.val, ds.xLocal, ds.col, ds.rowStart, ds.zeroRows} {
+		ds.val, ds.xLocal, ds.col, ds.rowStart, ds.zeroRows, ds.desc, ds.yRow} {
 		b.Free()
 	}
 }
@@ -265,8 +273,9 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 	op := &Op{Kernel: k, BlockSize: blockSize}
 	if k.IsCuSPARSE() {
 		op.BlockSize = 0
-		cs, err := s.newCuSPARSE(k)
+		cs, err := s.newCuSPARSE(k, op)
 		if err != nil {
+			freeAll(op.bufs)
 			return nil, err
 		}
 		op.cs = cs
@@ -297,6 +306,7 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 	}
 	ceil := func(a, b int) int { return (a + b - 1) / b }
 	x, y, rowptr, row, col, val := gpu.Ptr(s.x), gpu.Ptr(s.y), gpu.Ptr(s.rowptr), gpu.Ptr(s.row), gpu.Ptr(s.col), gpu.Ptr(s.val)
+	op.FormatBytes = int64(CSRBytesPerNNZ(m.NRows, m.NNZ(), p)*float64(m.NNZ()) + 0.5)
 	switch k {
 	case CSRScalar:
 		op.Blocks = ceil(m.NRows, blockSize)
@@ -307,9 +317,13 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 	case COOAtomic:
 		op.steps = append(op.steps, s.clearY)
 		op.Blocks = ceil(m.NNZ(), blockSize)
+		op.FormatBytes = int64(m.NNZ()) * int64(p.Bytes()+8)
 		err = add(launch("coo_atomic", op.Blocks, blockSize, 0, gpu.Int(m.NNZ()), row, col, val, x, y))
-	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4:
+	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg:
 		a := sched.a
+		if k == SPACSeg && a.Desc == nil {
+			return nil, fmt.Errorf("%w: %s runs B/4 threads in whole warps, and schedule %s has block size %d, not a multiple of 128", ErrUnsupported, k, a.Label, a.BlockSize)
+		}
 		if k.StagesX() && !a.XStaged {
 			return nil, fmt.Errorf("%w: %s needs x in shared memory, but schedule %s (block size %d) reads x through the read-only cache: its blocks' x and y exceed the shared-memory budget (use spac-ldg, or --overflow split)", ErrUnsupported, k, a.Label, a.BlockSize)
 		}
@@ -334,6 +348,13 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		op.Blocks = a.Blocks
 		op.Threads = threads
 		op.Shared = a.SharedBytes(k, p)
+		op.FormatBytes = a.FormatBytes(k, p)
+		if k == SPACSeg {
+			err = add(launch("spac_seg", a.Blocks, threads, op.Shared,
+				gpu.Ptr(sched.meta), gpu.Ptr(sched.xUnique), gpu.Ptr(sched.yRow), gpu.Ptr(sched.val),
+				gpu.Ptr(sched.xLocal), gpu.Ptr(sched.desc), x, y))
+			break
+		}
 		err = add(launch("spac_"+base, a.Blocks, threads, op.Shared,
 			gpu.Ptr(sched.meta), gpu.Ptr(sched.xUnique), gpu.Ptr(sched.yUniq), gpu.Ptr(sched.yShared),
 			gpu.Ptr(sched.val), gpu.Ptr(sched.xLocal), gpu.Ptr(sched.col), gpu.Ptr(sched.rowStart), x, y))
@@ -348,8 +369,9 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 }
 
 // newCuSPARSE prepares cuSPARSE's SpMV for kernel k on the SpMV's matrix,
-// x and y.
-func (s *SpMV) newCuSPARSE(k Kernel) (*cusparse.SpMV, error) {
+// x and y; the sliced ELL and BSR forms are built here and uploaded into
+// op.bufs, and op.FormatBytes is set.
+func (s *SpMV) newCuSPARSE(k Kernel, op *Op) (*cusparse.SpMV, error) {
 	if s.cs == nil {
 		h, err := cusparse.New(s.d)
 		if err != nil {
@@ -366,12 +388,47 @@ func (s *SpMV) newCuSPARSE(k Kernel) (*cusparse.SpMV, error) {
 		a.Type = cusparse.R32F
 	}
 	alg := cusparse.AlgDefault
+	w := int64(s.p.Bytes())
+	op.FormatBytes = int64(CSRBytesPerNNZ(m.NRows, m.NNZ(), s.p)*float64(m.NNZ()) + 0.5)
 	switch k {
 	case CuSPARSECSR:
 	case CuSPARSECSRAlg2:
 		alg = cusparse.CSRAlg2
 	case CuSPARSECOO:
 		a.Format = cusparse.COO
+		op.FormatBytes = int64(m.NNZ()) * (w + 8)
+	case CuSPARSESELL:
+		sell, err := NewSELL(m, SELLSliceSize)
+		if err != nil {
+			return nil, err
+		}
+		a.Format, a.ValuesSize, a.SliceSize = cusparse.SELL, len(sell.Col), sell.SliceSize
+		op.FormatBytes = int64(len(sell.Col))*(w+4) + int64(len(sell.Offsets))*4
+		if err := op.keep(&a.RowPtr)(gpu.Upload(s.d, sell.Offsets, "sliced ELL offsets")); err != nil {
+			return nil, err
+		}
+		if err := op.keep(&a.Col)(gpu.Upload(s.d, sell.Col, "sliced ELL columns")); err != nil {
+			return nil, err
+		}
+		if err := op.keep(&a.Val)(UploadValues(s.d, sell.Val, s.p, "sliced ELL values")); err != nil {
+			return nil, err
+		}
+	case CuSPARSEBSR:
+		bsr, err := NewBSR(m)
+		if err != nil {
+			return nil, err
+		}
+		a.Format, a.BlockDim, a.Blocks = cusparse.BSR, bsr.Dim, bsr.NNZ
+		op.FormatBytes = int64(len(bsr.Val))*w + int64(len(bsr.Col)+len(bsr.RowPtr))*4
+		if err := op.keep(&a.RowPtr)(gpu.Upload(s.d, bsr.RowPtr, "BSR block row offsets")); err != nil {
+			return nil, err
+		}
+		if err := op.keep(&a.Col)(gpu.Upload(s.d, bsr.Col, "BSR block columns")); err != nil {
+			return nil, err
+		}
+		if err := op.keep(&a.Val)(UploadValues(s.d, bsr.Val, s.p, "BSR values")); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("spmv: %s is not a cuSPARSE kernel", k)
 	}
@@ -441,6 +498,7 @@ func (s *SpMV) Close() error {
 		if op.cs != nil {
 			op.cs.Close()
 		}
+		freeAll(op.bufs)
 	}
 	s.ops = nil
 	s.cs.Close()
@@ -453,4 +511,23 @@ func (s *SpMV) Close() error {
 		b.Free()
 	}
 	return nil
+}
+
+// keep returns a function that takes an upload's result and, on success,
+// puts the buffer in *dst and among the op's own (Close frees them).
+func (op *Op) keep(dst **gpu.Buffer) func(*gpu.Buffer, error) error {
+	return func(b *gpu.Buffer, err error) error {
+		if err != nil {
+			return err
+		}
+		*dst = b
+		op.bufs = append(op.bufs, b)
+		return nil
+	}
+}
+
+func freeAll(bufs []*gpu.Buffer) {
+	for _, b := range bufs {
+		b.Free()
+	}
 }

@@ -21,14 +21,14 @@ func WriteTable(w io.Writer, results []*Result) error {
 		if res.GPURan {
 			fmt.Fprintf(w, "device copy: %.0f GB/s (read + write); cuSPARSE: %s; kernels: %s PTX\n", res.CopyGBps, res.CuSPARSE, res.PTX)
 		}
-		fmt.Fprintln(w, "GB/s: minimum traffic (values, column indices, row offsets, x and y once) over the time; vs cuSPARSE: best cuSPARSE CSR time over this time")
+		fmt.Fprintln(w, "GB/s: minimum traffic (values, column indices, row offsets, x and y once) over the time; vs cuSPARSE: the best time of any cuSPARSE path over this time; B/nnz: bytes of the kernel's matrix format per nonzero")
 		rows := append([]Row(nil), res.Rows...)
 		KernelOrder(rows)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "prec\tkernel\tschedule\tB\ttime/SpMV\tGB/s\tof copy\tvs cuSPARSE\tmax rel err\tcheck\t")
+		fmt.Fprintln(tw, "prec\tkernel\tschedule\tB\ttime/SpMV\tGB/s\tof copy\tvs cuSPARSE\tB/nnz\tmax rel err\tcheck\t")
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Precision, r.Kernel, r.Schedule, blockCol(r.BlockSize),
-				timeCol(r), gbpsCol(r), pctCol(r.CopyFraction), speedCol(r.Speedup), errCol(r), checkCol(r))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Precision, r.Kernel, r.Schedule, blockCol(r.BlockSize),
+				timeCol(r), gbpsCol(r), pctCol(r.CopyFraction), speedCol(r.Speedup), bytesCol(r.FormatBytes), errCol(r), checkCol(r))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -81,6 +81,13 @@ func speedCol(s float64) string {
 	return fmt.Sprintf("%.2fx", s)
 }
 
+func bytesCol(b float64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", b)
+}
+
 func errCol(r Row) string {
 	if !r.Ran() {
 		return "-"
@@ -103,7 +110,11 @@ func checkCol(r Row) string {
 
 var csvHeader = []string{"input", "rows", "cols", "nnz", "precision", "block_size", "kernel", "schedule", "device",
 	"time_us", "time_min_us", "time_max_us", "reps", "min_bytes", "gbps", "copy_fraction", "speedup_cusparse",
-	"predicted_bytes", "blocks", "shared_bytes", "max_rel_error", "ok", "note"}
+	"predicted_bytes", "blocks", "shared_bytes", "max_rel_error", "ok", "note", "format_bytes_per_nnz"}
+
+// csvFieldsBefore is the field count of files written before the format
+// bytes column was added: ReadCSV still reads them (FormatBytes 0).
+const csvFieldsBefore = 23
 
 // WriteCSV writes every row of every result with a header line.
 func WriteCSV(w io.Writer, results []*Result, header bool) error {
@@ -128,7 +139,7 @@ func rowRecord(r Row) []string {
 		strconv.Itoa(r.BlockSize), r.Kernel, r.Schedule, r.Device, f(r.Micros), f(r.MinMicros), f(r.MaxMicros),
 		strconv.Itoa(r.Reps), strconv.FormatInt(r.MinBytes, 10), f(r.GBps), f(r.CopyFraction), f(r.Speedup),
 		strconv.FormatInt(r.PredBytes, 10), strconv.Itoa(r.Blocks), strconv.Itoa(r.SharedBytes), f(r.MaxRelErr),
-		strconv.FormatBool(r.OK), r.Note}
+		strconv.FormatBool(r.OK), r.Note, f(r.FormatBytes)}
 }
 
 // ReadCSV reads rows that WriteCSV wrote (any number of files concatenated,
@@ -150,7 +161,7 @@ func ReadCSV(r io.Reader) ([]Row, error) {
 		if len(rec) > 0 && rec[0] == csvHeader[0] {
 			continue
 		}
-		if len(rec) != len(csvHeader) {
+		if len(rec) != len(csvHeader) && len(rec) != csvFieldsBefore {
 			return nil, fmt.Errorf("results line %d: %d fields, want %d (%s)", line, len(rec), len(csvHeader), strings.Join(csvHeader, ","))
 		}
 		var row Row
@@ -183,6 +194,9 @@ func ReadCSV(r io.Reader) ([]Row, error) {
 		row.PredBytes, row.Blocks, row.SharedBytes, row.MaxRelErr = atoi64(rec[17]), atoi(rec[18]), atoi(rec[19]), atof(rec[20])
 		row.OK = rec[21] == "true"
 		row.Note = rec[22]
+		if len(rec) > csvFieldsBefore {
+			row.FormatBytes = atof(rec[23])
+		}
 		if len(errs) > 0 {
 			return nil, fmt.Errorf("results line %d: not numbers: %s", line, strings.Join(errs, ", "))
 		}

@@ -32,14 +32,18 @@ const (
 	SPACReadOnly    Kernel = "spac-ldg"
 	SPACSharedX4    Kernel = "spac-smem-x4"
 	SPACReadOnlyX4  Kernel = "spac-ldg-x4"
+	SPACSeg         Kernel = "spac-seg"
 	CuSPARSECSR     Kernel = "cusparse-csr"
 	CuSPARSECSRAlg2 Kernel = "cusparse-csr-alg2"
 	CuSPARSECOO     Kernel = "cusparse-coo"
+	CuSPARSESELL    Kernel = "cusparse-sell"
+	CuSPARSEBSR     Kernel = "cusparse-bsr"
 )
 
 // kernels names every kernel, in the order tables show them.
 var kernels = func() *enum.Table[Kernel] {
-	all := []Kernel{CSRScalar, CSRVector, COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO}
+	all := []Kernel{CSRScalar, CSRVector, COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg,
+		CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
 	names := make([]enum.Name[Kernel], len(all))
 	for i, k := range all {
 		names[i] = enum.Name[Kernel]{Value: k, Name: string(k)}
@@ -55,7 +59,7 @@ func Kernels() []Kernel { return kernels.Values() }
 func (k Kernel) UsesSchedule() bool { return strings.HasPrefix(string(k), "spac-") }
 
 // StagesX reports whether a SPAC kernel keeps x in shared memory.
-func (k Kernel) StagesX() bool { return k == SPACShared || k == SPACSharedX4 }
+func (k Kernel) StagesX() bool { return k == SPACShared || k == SPACSharedX4 || k == SPACSeg }
 
 // ReadOnlyVariant returns the read-only-x kernel of a shared-x SPAC kernel, else k.
 func (k Kernel) ReadOnlyVariant() Kernel {
@@ -73,7 +77,7 @@ func (k Kernel) ReadOnlyVariant() Kernel {
 // -x4 kernels: a block of B tasks has B/4 threads, which load 16 bytes at a
 // time).
 func (k Kernel) TasksPerThread() int {
-	if k == SPACSharedX4 || k == SPACReadOnlyX4 {
+	if k == SPACSharedX4 || k == SPACReadOnlyX4 || k == SPACSeg {
 		return 4
 	}
 	return 1

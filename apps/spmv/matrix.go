@@ -156,6 +156,8 @@ type ScheduleArrays struct {
 	RowStart          []uint32 // bit s%32 of word s/32: slot s starts a row of its block (the kernels derive YLocal from it)
 	Col               []int32  // global column of every slot, 0 for padding (spac-ldg)
 	ZeroRows          []int32  // rows no block stores plainly (shared or empty), ascending: cleared before every product
+	Desc              []uint32 // spac-seg: a descriptor per thread of four slots (seg.go); nil where the block size is not a multiple of 128
+	YRow              []int32  // spac-seg: YUnique with bit 31 set on the rows other blocks share (flushed with atomicAdd)
 	MaxX, MaxY        int      // the most unique x and y of any block
 	MaxXY             int      // the most unique x plus y of any block
 }
@@ -250,6 +252,9 @@ func NewScheduleArrays(s *schedule.Schedule, label string) (*ScheduleArrays, err
 		if !ok {
 			a.ZeroRows = append(a.ZeroRows, int32(r))
 		}
+	}
+	if err := a.segDescriptors(); err != nil {
+		return nil, err
 	}
 	return a, nil
 }

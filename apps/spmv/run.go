@@ -58,13 +58,16 @@ type Row struct {
 	MinBytes     int64   `json:"min_bytes"`        // MinimumBytes
 	GBps         float64 `json:"gbps"`             // MinBytes / time
 	CopyFraction float64 `json:"copy_fraction"`    // GBps over the measured device copy bandwidth (GPU rows)
-	Speedup      float64 `json:"speedup_cusparse"` // best cuSPARSE CSR time over this time (GPU rows)
+	Speedup      float64 `json:"speedup_cusparse"` // best time of any cuSPARSE path over this time (GPU rows)
 	PredBytes    int64   `json:"predicted_bytes"`  // schedule.Traffic's sectors x 32 for the kernels it models, else 0
 	Blocks       int     `json:"blocks"`
 	SharedBytes  int     `json:"shared_bytes"`
 	MaxRelErr    float64 `json:"max_rel_error"`
 	OK           bool    `json:"ok"`
 	Note         string  `json:"note,omitempty"`
+	// FormatBytes is what the kernel reads of its matrix format per
+	// nonzero (Op.FormatBytes over the nonzeros; 0 for the CPU rows).
+	FormatBytes float64 `json:"format_bytes_per_nnz,omitempty"`
 }
 
 // Ran reports whether the row has a measurement.
@@ -341,7 +344,7 @@ func (res *Result) add(cfg *SpMVConfig, row Row) {
 }
 
 // finish fills the columns that compare rows: GB/s, the copy fraction and
-// the speedup over cuSPARSE's best CSR algorithm of the same precision.
+// the speedup over cuSPARSE's best path of the same precision.
 func (res *Result) finish() {
 	for i := range res.Rows {
 		r := &res.Rows[i]
@@ -357,14 +360,15 @@ func (res *Result) finish() {
 }
 
 // Speedups sets every GPU row's speedup over the fastest correct cuSPARSE
-// CSR row (default algorithm or ALG2) of its input and precision, so that
-// rows merged from several runs compare with the same reference; rows of
-// an input and precision without one get 0.
+// row of its input and precision, whichever path won (CSR default or ALG2,
+// COO, sliced ELL, BSR), so that rows merged from several runs compare
+// with the same reference; rows of an input and precision without one get
+// 0.
 func Speedups(rows []Row) {
 	best := map[string]float64{}
 	key := func(r Row) string { return r.Input + "\x00" + r.Precision }
 	for _, r := range rows {
-		if r.Ran() && r.OK && (r.Kernel == string(CuSPARSECSR) || r.Kernel == string(CuSPARSECSRAlg2)) {
+		if r.Ran() && r.OK && Kernel(r.Kernel).IsCuSPARSE() {
 			if b, ok := best[key(r)]; !ok || r.Micros < b {
 				best[key(r)] = r.Micros
 			}
@@ -394,6 +398,9 @@ func (r *Row) check(y, ref, abs []float64, p Precision) {
 // measure checks one product of op against the reference, then times it.
 func measure(sp *SpMV, op *Op, row *Row, ref, abs []float64, p Precision, warmup, iters int) error {
 	row.Blocks, row.SharedBytes = op.Blocks, op.Shared
+	if row.NNZ > 0 {
+		row.FormatBytes = float64(op.FormatBytes) / float64(row.NNZ)
+	}
 	y, err := sp.Product(op)
 	if err != nil {
 		return fmt.Errorf("%s, %s, block size %d: %w", op.Kernel, p, op.BlockSize, err)

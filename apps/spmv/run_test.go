@@ -124,6 +124,7 @@ func gpuRows() []Row {
 		mk("scircuit", "fp64", "csr-vector", "-", 256, 6, false), // wrong: not the fastest correct one
 		mk("cant", "fp32", "spac-smem", "spac", 512, 11, true),
 		mk("cant", "fp32", "cusparse-csr-alg2", "-", 0, 10, true),
+		mk("cant", "fp32", "cusparse-sell", "-", 0, 9, true), // the library's best path here
 		{Input: "cant", Precision: "fp32", Kernel: "cusparse-coo", Schedule: "-", Device: "gpu", Note: "cuSPARSE missing"},
 	}
 }
@@ -133,8 +134,8 @@ func TestSpeedupsAndSummary(t *testing.T) {
 	Speedups(rows)
 	want := map[string]float64{
 		"scircuit spac-ldg-x4": 10.0 / 8, "scircuit cusparse-csr": 1, "scircuit cusparse-csr-alg2": 10.0 / 12,
-		"scircuit csr-vector": 10.0 / 6, "scircuit cpu-csr": 0, "cant spac-smem": 10.0 / 11, "cant cusparse-csr-alg2": 1,
-		"cant cusparse-coo": 0,
+		"scircuit csr-vector": 10.0 / 6, "scircuit cpu-csr": 0, "cant spac-smem": 9.0 / 11, "cant cusparse-csr-alg2": 9.0 / 10,
+		"cant cusparse-sell": 1, "cant cusparse-coo": 0,
 	}
 	for _, r := range rows {
 		if w := want[r.Input+" "+r.Kernel]; math.Abs(r.Speedup-w) > 1e-12 {
@@ -150,8 +151,24 @@ func TestSpeedupsAndSummary(t *testing.T) {
 		math.Abs(s.Speedup-1.25) > 1e-12 || s.AllOK {
 		t.Errorf("scircuit summary %+v", s)
 	}
-	if c := sums[1]; c.Class != Mesh || math.Abs(c.Speedup-10.0/11) > 1e-12 || !c.AllOK {
+	if c := sums[1]; c.Class != Mesh || c.BestCuSPARSE.Kernel != "cusparse-sell" || math.Abs(c.Speedup-9.0/11) > 1e-12 || !c.AllOK {
 		t.Errorf("cant summary %+v", c)
+	}
+}
+
+func TestGoals(t *testing.T) {
+	for _, tc := range []struct {
+		nnz    int
+		beyond bool
+		want   float64
+	}{{999_999, false, 0}, {999_999, true, 0}, {1_000_000, false, 1}, {1_000_000, true, 1.2}} {
+		if g := goal(tc.nnz, tc.beyond); g != tc.want {
+			t.Errorf("goal(%d, beyond L2 %v) = %g, want %g", tc.nnz, tc.beyond, g, tc.want)
+		}
+	}
+	// 10M entries of x and y: 80 MB in fp64, beyond a 50 MiB L2; 40 MB in fp32, not.
+	if !BeyondL2(5_000_000, 5_000_000, FP64) || BeyondL2(5_000_000, 5_000_000, FP32) {
+		t.Error("BeyondL2 misjudges 10M entries of x and y")
 	}
 }
 
@@ -233,5 +250,5 @@ func TestFormats(t *testing.T) {
 	if err := fig.Write(&png, plots.PNG); err != nil {
 		t.Fatal(err)
 	}
-	plotstest.Check(t, svg.Bytes(), png.Bytes(), "scircuit", "fp64", "1.25", "speedup", "goal 1.00x: circuit, power-law", "goal 0.95x: mesh")
+	plotstest.Check(t, svg.Bytes(), png.Bytes(), "scircuit", "fp64", "1.25", "speedup", "goal 1.00x: 1M nonzeros or more", "goal 1.20x: beyond the L2")
 }

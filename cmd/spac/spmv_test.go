@@ -80,7 +80,7 @@ func TestSpMVCommandFormatsAndReport(t *testing.T) {
 	}
 	checkReportFiles(t, report, errOut, "report.md", "speedup.svg", "speedup.png", "results.csv")
 	// CPU rows only: no speedups, but the axes and the goals.
-	checkReportPlot(t, report, "speedup", "speedup", "goal 1.00x: circuit, power-law", "goal 0.95x: mesh")
+	checkReportPlot(t, report, "speedup", "speedup", "goal 1.00x: 1M nonzeros or more", "goal 1.20x: beyond the L2")
 	md, _ := os.ReadFile(filepath.Join(report, "report.md"))
 	for _, want := range []string{"# Test report", "a.mtx", "](speedup.svg)", "](speedup.png)"} {
 		if !strings.Contains(string(md), want) {

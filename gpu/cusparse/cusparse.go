@@ -1,5 +1,5 @@
-// Package cusparse binds cuSPARSE's generic SpMV (y = A x with a CSR or COO
-// matrix) for the applications' device memory: the library behind the
+// Package cusparse binds cuSPARSE's generic SpMV (y = A x with a CSR, COO,
+// sliced ELL or BSR matrix) for the applications' device memory: the library behind the
 // baseline that apps/spmv measures its kernels against, and that apps/cg
 // solves with.
 //
@@ -53,6 +53,10 @@ type shim interface {
 	setStream(handle, stream uintptr) error
 	csr(rows, cols, nnz int64, rowptr, col, val uint64, vt ValueType) (uintptr, error)
 	coo(rows, cols, nnz int64, row, col, val uint64, vt ValueType) (uintptr, error)
+	// sell and bsr return an error wrapping ErrUnavailable where the
+	// library lacks the format.
+	sell(rows, cols, nnz, valuesSize, sliceSize int64, offsets, col, val uint64, vt ValueType) (uintptr, error)
+	bsr(brows, bcols, bnnz, blockDim int64, rowptr, col, val uint64, vt ValueType) (uintptr, error)
 	destroyMat(mat uintptr)
 	dnvec(n int64, val uint64, vt ValueType) (uintptr, error)
 	destroyVec(vec uintptr)
@@ -134,8 +138,10 @@ func (h *Handle) Close() {
 type Format int
 
 const (
-	CSR Format = iota // RowPtr, Col, Val
-	COO               // Row, Col, Val
+	CSR  Format = iota // RowPtr, Col, Val
+	COO                // Row, Col, Val
+	SELL               // sliced ELL (CUDA 12.1 on): RowPtr the slice offsets, Col (-1 for padding) and Val of ValuesSize slots
+	BSR                // blocks of BlockDim x BlockDim, row-major: RowPtr per block row, Col per block, Val BlockDim^2 per block
 )
 
 // Matrix is a sparse matrix in device memory with int32 indices, zero-based.
@@ -143,8 +149,13 @@ type Matrix struct {
 	Format          Format
 	Rows, Cols, NNZ int
 	RowPtr, Row     *gpu.Buffer // RowPtr (Rows+1 offsets) for CSR, Row for COO
-	Col, Val        *gpu.Buffer
-	Type            ValueType
+	// SELL: slots in all (nonzeros and padding) and rows per slice; BSR:
+	// the block size (Rows and Cols are multiples of it) and the number of
+	// blocks stored.
+	ValuesSize, SliceSize int
+	BlockDim, Blocks      int
+	Col, Val              *gpu.Buffer
+	Type                  ValueType
 }
 
 // SpMV is one y = A x configuration: its own matrix descriptor
@@ -171,6 +182,13 @@ func (h *Handle) NewSpMV(a Matrix, x, y *gpu.Buffer, alg Alg) (*SpMV, error) {
 			s.mat, err = h.lib.csr(int64(a.Rows), int64(a.Cols), int64(a.NNZ), gpu.Ptr(a.RowPtr), gpu.Ptr(a.Col), gpu.Ptr(a.Val), a.Type)
 		case COO:
 			s.mat, err = h.lib.coo(int64(a.Rows), int64(a.Cols), int64(a.NNZ), gpu.Ptr(a.Row), gpu.Ptr(a.Col), gpu.Ptr(a.Val), a.Type)
+		case SELL:
+			s.mat, err = h.lib.sell(int64(a.Rows), int64(a.Cols), int64(a.NNZ), int64(a.ValuesSize), int64(a.SliceSize), gpu.Ptr(a.RowPtr), gpu.Ptr(a.Col), gpu.Ptr(a.Val), a.Type)
+		case BSR:
+			if a.BlockDim < 1 || a.Rows%a.BlockDim != 0 || a.Cols%a.BlockDim != 0 {
+				return fmt.Errorf("cusparse: BSR blocks of %d for a %d x %d matrix", a.BlockDim, a.Rows, a.Cols)
+			}
+			s.mat, err = h.lib.bsr(int64(a.Rows/a.BlockDim), int64(a.Cols/a.BlockDim), int64(a.Blocks), int64(a.BlockDim), gpu.Ptr(a.RowPtr), gpu.Ptr(a.Col), gpu.Ptr(a.Val), a.Type)
 		default:
 			return fmt.Errorf("cusparse: format %d", a.Format)
 		}

@@ -73,6 +73,26 @@ func (dlopened) coo(rows, cols, nnz int64, row, col, val uint64, vt ValueType) (
 	return uintptr(m), err
 }
 
+func (dlopened) sell(rows, cols, nnz, valuesSize, sliceSize int64, offsets, col, val uint64, vt ValueType) (uintptr, error) {
+	var m C.uintptr_t
+	rc := C.spac_cusparse_sell(&m, C.int64_t(rows), C.int64_t(cols), C.int64_t(nnz), C.int64_t(valuesSize), C.int64_t(sliceSize),
+		C.uintptr_t(offsets), C.uintptr_t(col), C.uintptr_t(val), C.int(vt))
+	if rc == -2 {
+		return 0, fmt.Errorf("%w: this cuSPARSE has no cusparseCreateSlicedEll (CUDA 12.1 on)", ErrUnavailable)
+	}
+	return uintptr(m), status(rc)
+}
+
+func (dlopened) bsr(brows, bcols, bnnz, blockDim int64, rowptr, col, val uint64, vt ValueType) (uintptr, error) {
+	var m C.uintptr_t
+	rc := C.spac_cusparse_bsr(&m, C.int64_t(brows), C.int64_t(bcols), C.int64_t(bnnz), C.int64_t(blockDim),
+		C.uintptr_t(rowptr), C.uintptr_t(col), C.uintptr_t(val), C.int(vt))
+	if rc == -2 {
+		return 0, fmt.Errorf("%w: this cuSPARSE has no cusparseCreateBsr", ErrUnavailable)
+	}
+	return uintptr(m), status(rc)
+}
+
 func (dlopened) destroyMat(m uintptr) { C.spac_cusparse_destroy_mat(C.uintptr_t(m)) }
 
 func (dlopened) dnvec(n int64, val uint64, vt ValueType) (uintptr, error) {

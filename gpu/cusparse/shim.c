@@ -14,6 +14,9 @@ typedef int (*destroy_fn)(void *);
 typedef int (*property_fn)(int, int *);
 typedef int (*csr_fn)(void **, int64_t, int64_t, int64_t, void *, void *, void *, int, int, int, int);
 typedef int (*coo_fn)(void **, int64_t, int64_t, int64_t, void *, void *, void *, int, int, int);
+typedef int (*sell_fn)(void **, int64_t, int64_t, int64_t, int64_t, int64_t, void *, void *, void *, int, int, int, int);
+typedef int (*bsr_fn)(void **, int64_t, int64_t, int64_t, int64_t, int64_t, void *, void *, void *, int, int, int, int,
+                      int);
 typedef int (*dnvec_fn)(void **, int64_t, void *, int);
 typedef int (*bufsize_fn)(void *, int, const void *, void *, void *, const void *, void *, int, int, size_t *);
 typedef int (*spmv_fn)(void *, int, const void *, void *, void *, const void *, void *, int, int, void *);
@@ -37,10 +40,12 @@ static struct {
     spmv_fn spmv;
     set_stream_fn set_stream;
     spmv_fn preprocess; /* NULL before CUDA 12.4 */
+    sell_fn create_sell; /* NULL before CUDA 12.1 */
+    bsr_fn create_bsr;   /* NULL where the library has no BSR descriptor */
     errstr_fn errstr;   /* optional */
 } cs;
 
-enum { INDEX_32I = 2, INDEX_BASE_ZERO = 0, OP_NON_TRANSPOSE = 0 };
+enum { INDEX_32I = 2, INDEX_BASE_ZERO = 0, OP_NON_TRANSPOSE = 0, ORDER_ROW = 2 };
 
 static void append_err(const char *what) {
     size_t n = strlen(cs.err);
@@ -81,6 +86,8 @@ static int try_open(const char *name) {
         }
     }
     cs.preprocess = (spmv_fn)dlsym(lib, "cusparseSpMV_preprocess");
+    cs.create_sell = (sell_fn)dlsym(lib, "cusparseCreateSlicedEll");
+    cs.create_bsr = (bsr_fn)dlsym(lib, "cusparseCreateBsr");
     cs.errstr = (errstr_fn)dlsym(lib, "cusparseGetErrorString");
     cs.lib = lib;
     snprintf(cs.path, sizeof cs.path, "%s", name);
@@ -142,6 +149,26 @@ int spac_cusparse_coo(uintptr_t *mat, int64_t rows, int64_t cols, int64_t nnz, u
     void *m = NULL;
     int rc = cs.create_coo(&m, rows, cols, nnz, (void *)row, (void *)col, (void *)val, INDEX_32I, INDEX_BASE_ZERO,
                            value_type);
+    *mat = (uintptr_t)m;
+    return rc;
+}
+
+int spac_cusparse_sell(uintptr_t *mat, int64_t rows, int64_t cols, int64_t nnz, int64_t values_size,
+                       int64_t slice_size, uintptr_t slice_offsets, uintptr_t col, uintptr_t val, int value_type) {
+    if (!cs.create_sell) return -2;
+    void *m = NULL;
+    int rc = cs.create_sell(&m, rows, cols, nnz, values_size, slice_size, (void *)slice_offsets, (void *)col,
+                            (void *)val, INDEX_32I, INDEX_32I, INDEX_BASE_ZERO, value_type);
+    *mat = (uintptr_t)m;
+    return rc;
+}
+
+int spac_cusparse_bsr(uintptr_t *mat, int64_t brows, int64_t bcols, int64_t bnnz, int64_t block_dim,
+                      uintptr_t rowptr, uintptr_t col, uintptr_t val, int value_type) {
+    if (!cs.create_bsr) return -2;
+    void *m = NULL;
+    int rc = cs.create_bsr(&m, brows, bcols, bnnz, block_dim, block_dim, (void *)rowptr, (void *)col, (void *)val,
+                           INDEX_32I, INDEX_32I, INDEX_BASE_ZERO, value_type, ORDER_ROW);
     *mat = (uintptr_t)m;
     return rc;
 }

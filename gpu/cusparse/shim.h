@@ -32,6 +32,12 @@ int spac_cusparse_csr(uintptr_t *mat, int64_t rows, int64_t cols, int64_t nnz, u
                       uintptr_t val, int value_type);
 int spac_cusparse_coo(uintptr_t *mat, int64_t rows, int64_t cols, int64_t nnz, uintptr_t row, uintptr_t col,
                       uintptr_t val, int value_type);
+// Sliced ELL (CUDA 12.1 on) and BSR (row-major blocks): -2 where the library
+// lacks the constructor.
+int spac_cusparse_sell(uintptr_t *mat, int64_t rows, int64_t cols, int64_t nnz, int64_t values_size,
+                       int64_t slice_size, uintptr_t slice_offsets, uintptr_t col, uintptr_t val, int value_type);
+int spac_cusparse_bsr(uintptr_t *mat, int64_t brows, int64_t bcols, int64_t bnnz, int64_t block_dim,
+                      uintptr_t rowptr, uintptr_t col, uintptr_t val, int value_type);
 int spac_cusparse_destroy_mat(uintptr_t mat);
 int spac_cusparse_dnvec(uintptr_t *vec, int64_t n, uintptr_t val, int value_type);
 int spac_cusparse_destroy_vec(uintptr_t vec);

@@ -221,6 +221,150 @@ __device__ __forceinline__ void spac(const int4* __restrict__ meta, const int* _
     }
 }
 
+// y[g] = v for a row the block owns, atomicAdd for a row other blocks share
+// (bit 31 of its y_row entry; the host cleared those rows).
+template <typename T>
+__device__ __forceinline__ void seg_store(const int* __restrict__ y_row, int r, T v, T* __restrict__ y) {
+    const int g = __ldg(&y_row[r]);
+    if (g < 0) {
+        atomicAdd(&y[g & 0x7fffffff], v);
+    } else {
+        y[g] = v;
+    }
+}
+
+// spac-seg: the SPAC schedule with four slots per thread and every row
+// boundary precomputed (apps/spmv/seg.go describes the format and checks it
+// with a CPU emulation of this kernel). Per slot it reads the value and the
+// uint16 block-local x address, per thread one descriptor: the local row
+// of its first slot (bits 0-9), which slots start a row (10-13), the lane
+// where its last row starts in the warp (14-18), and flags (19-23: the last
+// row ends here; the first or the last row ends here but began in an
+// earlier warp, so its sum is the warp's head carry; the warp is one row
+// throughout; the thread has tasks). A thread sums its runs and stores a
+// run that starts and ends inside it; the last run goes through one
+// segmented warp scan whose segments start at the precomputed lanes, and
+// the lane where a row ends stores it. Rows that cross a warp leave carries
+// in shared memory, which thread 0 adds up in warp order after the second
+// barrier. Each row reaches y once per block: a plain store where the block
+// owns it. Dynamic shared memory holds the block's x.
+template <typename T>
+__device__ __forceinline__ void spac_seg(const int4* __restrict__ meta, const int* __restrict__ x_unique,
+                                         const int* __restrict__ y_row, const T* __restrict__ val,
+                                         const unsigned short* __restrict__ x_local, const unsigned* __restrict__ desc,
+                                         const T* __restrict__ x, T* __restrict__ y) {
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T* xs = reinterpret_cast<T*>(smem_raw);
+    // The warps' carries: at most 8 warps (blocks of 1024 tasks, 256 threads).
+    __shared__ T head[8], tail[8];
+    __shared__ int row_t[8], flags[8];
+    const int t = threadIdx.x;
+    const int nt = blockDim.x;
+    const int lane = t & 31, w = t >> 5;
+
+    const size_t slot = ((size_t)blockIdx.x * nt + t) * 4;
+    T v[4];
+    int xa[4];
+    load_slots<4>(val + slot, v);
+    load_slots<4>(x_local + slot, xa);
+    const unsigned d = __ldg(&desc[(size_t)blockIdx.x * nt + t]);
+    const int4 m = __ldg(&meta[2 * blockIdx.x]);  // x0, nx, y0, ny
+    const int tasks = __ldg(&meta[2 * blockIdx.x + 1]).x;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const int i = t + j * nt;
+        if (i < m.y) xs[i] = __ldg(&x[__ldg(&x_unique[m.x + i])]);
+    }
+    const int* yr = y_row + m.z;
+    __syncthreads();
+
+    // Only the block's last thread with tasks may have padding slots: the
+    // others take the path without a test per slot.
+    const int valid = tasks - 4 * t;
+    T prod[4];
+    if (valid >= 4) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) prod[j] = v[j] * xs[xa[j]];
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) prod[j] = j < valid ? v[j] * xs[xa[j]] : T(0);
+    }
+    int row = d & 1023;
+    T sum = T(0), first = T(0);
+    bool multi = false;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        if (j > 0 && ((d >> (10 + j)) & 1u)) {
+            if (multi) {
+                seg_store(yr, row, sum, y);  // a run inside the thread
+            } else {
+                first = sum;
+            }
+            multi = true;
+            ++row;
+            sum = T(0);
+        }
+        sum += prod[j];
+    }
+    const int seg = (d >> 14) & 31;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const T q = __shfl_up_sync(FULL_MASK, sum, o);
+        if (lane - o >= seg) sum += q;
+    }
+    const T prev = __shfl_up_sync(FULL_MASK, sum, 1);
+    if (multi) {
+        const T f = (lane > 0 && !(d & (1u << 10))) ? first + prev : first;
+        if (d & (1u << 20)) {
+            head[w] = f;
+        } else {
+            seg_store(yr, (int)(d & 1023), f, y);
+        }
+    }
+    const bool active = d & (1u << 23), tail_end = d & (1u << 19);
+    if (tail_end) {
+        if (d & (1u << 21)) {
+            head[w] = sum;
+        } else {
+            seg_store(yr, row, sum, y);
+        }
+    } else if (lane == 31 && active) {
+        tail[w] = sum;
+        row_t[w] = row;
+    }
+    if (lane == 31) flags[w] = (active && !tail_end) ? (1 | ((d >> 21) & 2)) : 0;
+    __syncthreads();
+    if (t == 0) {
+        const int warps = (tasks + 127) >> 7;
+        bool open = false;
+        T c = T(0);
+        int r = 0;
+        for (int k = 0; k < warps; ++k) {
+            const int f = flags[k];
+            if (open) {
+                if (f & 2) {
+                    c += tail[k];
+                    continue;
+                }
+                seg_store(yr, r, c + head[k], y);
+                open = false;
+            }
+            if (f & 1) {
+                c = tail[k];
+                r = row_t[k];
+                open = true;
+            }
+        }
+    }
+}
+
+#define SPAC_SEG_KERNEL(T, SUFFIX)                                                                                   \
+    extern "C" __global__ void __launch_bounds__(256) spmv_spac_seg_##SUFFIX(                                        \
+        const int4* meta, const int* x_unique, const int* y_row, const T* val, const unsigned short* x_local,        \
+        const unsigned* desc, const T* x, T* y) {                                                                    \
+        spac_seg<T>(meta, x_unique, y_row, val, x_local, desc, x, y);                                                \
+    }
+
 #define SPAC_KERNEL(T, SUFFIX, NAME, STAGE_X, K)                                                                      \
     extern "C" __global__ void __launch_bounds__(1024) spmv_spac_##NAME##_##SUFFIX(                                  \
         const int4* meta, const int* x_unique, const int* y_unique, const unsigned char* y_shared, const T* val,     \
@@ -247,7 +391,8 @@ __device__ __forceinline__ void spac(const int4* __restrict__ meta, const int* _
     SPAC_KERNEL(T, SUFFIX, smem, true, 1)                                                                            \
     SPAC_KERNEL(T, SUFFIX, ldg, false, 1)                                                                            \
     SPAC_KERNEL(T, SUFFIX, smem_x4, true, 4)                                                                         \
-    SPAC_KERNEL(T, SUFFIX, ldg_x4, false, 4)
+    SPAC_KERNEL(T, SUFFIX, ldg_x4, false, 4)                                                                         \
+    SPAC_SEG_KERNEL(T, SUFFIX)
 
 SPMV_KERNELS(float, f32)
 SPMV_KERNELS(double, f64)

@@ -91,6 +91,11 @@ type AdaptiveOptions struct {
 	// Fallback runs a level whose choice does not apply to the graph (a
 	// pull on a directed graph without in-arcs); 0: lb-cull.
 	Fallback Strategy
+	// Host decides every level on the host, a captured graph per
+	// decision, even where the device could decide (a ModelChooser whose
+	// candidates all have a body in ad_level: OnDevice). MaxRun and
+	// Fallback apply to the host's loop only.
+	Host bool
 }
 
 func (o *AdaptiveOptions) fill(e *Engine) error {
@@ -126,6 +131,13 @@ type AdaptiveTrace struct {
 	// Rebuilds the queues rebuilt from the stamps before a level that
 	// reads one, after a level that wrote none.
 	Stale, Fallbacks, Rebuilds int
+	// Disagree (decided on the device) is the levels whose body the
+	// device chose differs from the host's walk of the same tree on the
+	// same features: 0 unless the two walks differ.
+	Disagree int
+	// OnDevice says the device decided the levels (ad_level); Steps is
+	// then 0, as nothing waited for the host.
+	OnDevice bool
 	// Predict is the host's time in the chooser, over every level.
 	Predict time.Duration
 }
@@ -324,6 +336,14 @@ func (e *Engine) BFSAdaptive(ctx context.Context, root int32, ch Chooser, opt Ad
 	}
 	if err := opt.fill(e); err != nil {
 		return nil, nil, err
+	}
+	if mc, ok := ch.(*ModelChooser); ok && !opt.Host {
+		if can, _ := mc.OnDevice(); can {
+			r, tr, err := e.bfsOnDevice(ctx, root, mc)
+			if !errors.Is(err, ErrNotApplicable) { // a directed graph without in-arcs: the host's loop
+				return r, tr, err
+			}
+		}
 	}
 	if err := e.beginCounted(root); err != nil {
 		return nil, nil, err

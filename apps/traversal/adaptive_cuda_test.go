@@ -574,3 +574,81 @@ func TestAdaptiveBench(t *testing.T) {
 
 // predictSink keeps the prediction loop from being optimised away.
 var predictSink int
+
+// Adaptive searches decided on the device (ad_level) pass the conformance
+// suite with trees that walk the bodies in chains: each body after each
+// other one and do-beamer between all (its queue after the stamps of a
+// topology-driven level and the reverse, its big list's second launch,
+// its pull). Each search's log must give the counters the reference's
+// depths give (the features, level by level, exactly), the chain's body
+// at every level, and the host's walk of the tree the device's.
+func TestAdaptiveOnDevice(t *testing.T) {
+	device(t)
+	cands := deviceStrategies()
+	all := make([]int, bodies)
+	for b := range all {
+		all[b] = b
+	}
+	reversed := make([]int, bodies)
+	for b := range reversed {
+		reversed[b] = bodies - 1 - b
+	}
+	var between []int // do-beamer, then each body, then do-beamer again
+	for b := range bodyDOBeamer {
+		between = append(between, bodyDOBeamer, b)
+	}
+	between = append(between, bodyDOBeamer)
+	for _, c := range []struct {
+		name string
+		seq  []int
+	}{
+		{"chain", all},
+		{"reversed", reversed},
+		{"do-beamer-between", between},
+		{"do-beamer-only", []int{bodyDOBeamer}},
+		{"edge-list-then-pull", []int{bodyEdgeList + 1, bodyEdgeList + 2, bodyVertexPull}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ch := chainModel(t, cands, c.seq)
+			en := &engines{t: t, opt: Options{LevelsPerGraph: 4, TWCWarp: 4}}
+			defer func() { en.e.Close() }()
+			onDevice := 0
+			traversaltest.TestBFS(t, func(g *graph.Graph, root int32) ([]int32, []int32, error) {
+				e, err := en.get(g)
+				if err != nil {
+					return nil, nil, err
+				}
+				r, tr, err := e.BFSAdaptive(context.Background(), root, ch, AdaptiveOptions{})
+				if err != nil {
+					return nil, nil, err
+				}
+				if !tr.OnDevice {
+					return r.Parent, r.Depth, nil // no in-arcs: the host's loop (TestAdaptiveConformance)
+				}
+				onDevice++
+				if len(tr.Ran) != r.Levels || len(tr.Features) != r.Levels {
+					return nil, nil, fmt.Errorf("%d levels, a trace of %d ran and %d features", r.Levels, len(tr.Ran), len(tr.Features))
+				}
+				if tr.Disagree != 0 {
+					return nil, nil, fmt.Errorf("the device's body differs from the host's walk at %d levels", tr.Disagree)
+				}
+				want, err := adaptive.FromDepths(g, adaptive.StatsOf(g), r.Depth)
+				if err != nil {
+					return nil, nil, err
+				}
+				for l := range r.Levels {
+					if tr.Features[l] != want[l] {
+						return nil, nil, fmt.Errorf("level %d: features from the device's counters %v, from the depths %v", l, tr.Features[l], want[l])
+					}
+					if s := cands[c.seq[min(l, len(c.seq)-1)]]; tr.Ran[l] != s {
+						return nil, nil, fmt.Errorf("level %d ran %s, the chain says %s", l, tr.Ran[l], s)
+					}
+				}
+				return r.Parent, r.Depth, nil
+			})
+			if onDevice == 0 {
+				t.Error("no search was decided on the device")
+			}
+		})
+	}
+}

@@ -493,6 +493,9 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 	if s.Paper() || s == DOBeamer {
 		return e.paperLevel(s, false)
 	}
+	if s == onDevice {
+		return e.adLevel()
+	}
 	op := "bfs"
 	s1, s2 := gpu.Ptr(e.depth), gpu.Ptr(e.parent)
 	switch {
@@ -708,7 +711,7 @@ func (e *Engine) plan(a Algorithm, s Strategy, k int) (*gpu.Graph, error) {
 
 // checkRun refuses what a run cannot do.
 func (e *Engine) checkRun(a Algorithm, root int32, s Strategy) error {
-	if !s.Supports(a) {
+	if !s.Supports(a) && !(s == onDevice && a == BFS) {
 		return fmt.Errorf("traversal: strategy %s does not run %s", s, a)
 	}
 	if root < 0 || int64(root) >= e.n {
@@ -772,8 +775,13 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy, t
 			return nil, nil, err
 		}
 	}
-	if s.Paper() || s == DOBeamer {
+	if s.Paper() || s == DOBeamer || s == onDevice {
 		if err := e.adaptiveBegin(root); err != nil { // paper.go: this module's control words
+			return nil, nil, err
+		}
+	}
+	if s == onDevice {
+		if err := e.deviceBegin(root); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -26,7 +26,7 @@ var adaptivePTX string
 var AdaptiveModule = gpu.PTXModule{Name: "adaptive", PTX: adaptivePTX, Entries: adaptiveEntries()}
 
 func adaptiveEntries() []string {
-	out := []string{"do_push", "do_finish", "queue_counters", "frontier_rebuild", "abegin", "copy_words", "ctl_copy", "level_check", "ring_clear"}
+	out := []string{"do_push", "do_finish", "queue_counters", "frontier_rebuild", "abegin", "copy_words", "ctl_copy", "level_check", "ring_clear", "ad_level", "ad_begin"}
 	for _, s := range Strategies() {
 		if s.Paper() {
 			out = append(out, paperEntry(s))
@@ -104,6 +104,7 @@ type adaptState struct {
 	epoch uint32      // counted searches begun: the ring's tags
 	sweep *sweepState
 
+	dev       deviceState         // the device-decided search's tree and log (ondevice.go)
 	gstats    adaptive.GraphStats // the graph's features (stats)
 	haveStats bool
 }

@@ -163,7 +163,12 @@ var strategyTable = map[Strategy]strategyInfo{
 	DOBeamer:          {true, false, false, "direction-optimizing BFS with Beamer's alpha/beta rule on the device's counters: load-balanced push, warp-assisted bottom-up pull (needs in-arcs)"},
 }
 
-func (s Strategy) String() string { return strategyNames.String(s) }
+func (s Strategy) String() string {
+	if s == onDevice {
+		return "adaptive (decided on the device)"
+	}
+	return strategyNames.String(s)
+}
 
 // ParseStrategy reads a strategy's name or alias.
 func ParseStrategy(name string) (Strategy, error) { return strategyNames.Parse(name) }

@@ -28,6 +28,16 @@ func (p problem) algorithm() engine.Algorithm {
 // level (Engine.BFSAdaptive), run only when named.
 const adaptiveStrategy = "adaptive"
 
+// adaptiveHostStrategy is the same choice made on the host, a captured
+// graph per decision, even where the device could make it: the
+// comparison that shows what deciding on the device saves, and the way a
+// model whose tree picks strategies outside the device's level kernel runs
+// (adaptive falls back to it by itself then).
+const adaptiveHostStrategy = "adaptive-host"
+
+// isAdaptive says that a --strategy name is one of the two adaptive ones.
+func isAdaptive(name string) bool { return name == adaptiveStrategy || name == adaptiveHostStrategy }
+
 // gpuStrategyNames are the GPU strategies of p that --strategy all runs,
 // and the extra ones it takes only when named (negative tests such as the
 // racy SSSP, which must fail validation, offline ones such as
@@ -49,7 +59,7 @@ func gpuStrategyNames(p problem) (all, extra []string, err error) {
 		}
 	}
 	if p == problemBFS {
-		extra = append(extra, adaptiveStrategy)
+		extra = append(extra, adaptiveStrategy, adaptiveHostStrategy)
 	}
 	return all, extra, nil
 }
@@ -87,11 +97,11 @@ func openGPU(ctx context.Context, g *graph.Graph, p problem, device int, opt eng
 func (t *gpuTraverser) Strategies() []string { return t.names }
 
 func (t *gpuTraverser) Run(ctx context.Context, root int32, name string) (*traversal, error) {
-	if name == adaptiveStrategy {
+	if isAdaptive(name) {
 		if t.chooser == nil {
 			return nil, errors.New("the adaptive strategy has no model")
 		}
-		r, tr, err := t.e.BFSAdaptive(ctx, root, t.chooser, engine.AdaptiveOptions{})
+		r, tr, err := t.e.BFSAdaptive(ctx, root, t.chooser, engine.AdaptiveOptions{Host: name == adaptiveHostStrategy})
 		if err != nil {
 			return nil, err
 		}
@@ -135,6 +145,7 @@ func (t *gpuTraverser) Close() error {
 type adaptiveTally struct {
 	searches, levels, steps    int
 	stale, fallbacks, rebuilds int
+	onDevice, disagree         int // searches decided on the device; their levels whose body the host's walk would not pick
 	predict                    time.Duration
 	uses                       map[engine.Strategy]int
 }
@@ -149,6 +160,10 @@ func (a *adaptiveTally) add(tr *engine.AdaptiveTrace) {
 	a.stale += tr.Stale
 	a.fallbacks += tr.Fallbacks
 	a.rebuilds += tr.Rebuilds
+	if tr.OnDevice {
+		a.onDevice++
+		a.disagree += tr.Disagree
+	}
 	a.predict += tr.Predict
 	for s, n := range tr.Uses() {
 		a.uses[s] += n
@@ -162,8 +177,15 @@ func (a *adaptiveTally) note(w io.Writer, model string) {
 		return
 	}
 	summary := engine.UsesSummary(a.uses)
-	fmt.Fprintf(w, "\nadaptive (%s): %d searches, %d levels run by %s; %d captured graphs (host round trips), %d levels decided at the start of their run with another pick of their own, %d fallbacks, %d queue rebuilds; %.0f ns per choice on the host\n",
-		model, a.searches, a.levels, summary, a.steps, a.stale, a.fallbacks, a.rebuilds, float64(a.predict.Nanoseconds())/float64(max(a.levels, 1)))
+	fmt.Fprintf(w, "\nadaptive (%s): %d searches, %d levels run by %s", model, a.searches, a.levels, summary)
+	if a.onDevice > 0 {
+		fmt.Fprintf(w, "; %d searches decided on the device (%d levels where the host's walk of the tree differs)", a.onDevice, a.disagree)
+	}
+	if a.onDevice < a.searches {
+		host := float64(a.predict.Nanoseconds()) / float64(max(a.levels, 1))
+		fmt.Fprintf(w, "; on the host: %d captured graphs (round trips), %d levels decided at the start of their run with another pick of their own, %d fallbacks, %d queue rebuilds; %.0f ns per choice", a.steps, a.stale, a.fallbacks, a.rebuilds, host)
+	}
+	fmt.Fprintln(w)
 }
 
 // loadAdaptiveModel reads --model (or takes the embedded default) and maps

@@ -194,7 +194,11 @@ partition takes seconds to a minute and is kept in the schedule cache
 (--cache-dir, --no-cache); and BFS's adaptive, which runs every level
 with the strategy a decision tree picks from the level's features
 (--model FILE from 'spac traverse train'; default the model embedded in
-spac, synthetic until a GPU sweep trains one, which it says). A binary
+spac). Where every strategy the tree picks is one of the paper's or
+do-beamer, the device walks the tree itself at the end of each level
+and the search runs like a fixed strategy's; adaptive-host makes the
+same choices on the host, a captured graph and a round trip per
+decision (what a tree with other picks does by itself). A binary
 without CUDA says so at once and exits with status 1 (build one with
 'make gpu').`
 }
@@ -310,7 +314,7 @@ func (f *traverseFlags) parse(c *cobra.Command, p problem, arg string) (*travers
 			for _, name := range strings.Split(f.strategy, ",") {
 				name = strings.TrimSpace(name)
 				_, cpuErr := cpuStrategies.Parse(name)
-				if _, gpuErr := engine.ParseStrategy(name); (gpuErr == nil || name == "adaptive") && cpuErr != nil {
+				if _, gpuErr := engine.ParseStrategy(name); (gpuErr == nil || isAdaptive(name)) && cpuErr != nil {
 					return nil, usagef("--strategy: %s is a strategy of the GPU engine: add --gpu (without it: %s)", name, strings.Join(names, ", "))
 				}
 			}
@@ -318,7 +322,7 @@ func (f *traverseFlags) parse(c *cobra.Command, p problem, arg string) (*travers
 		return nil, err
 	}
 	switch {
-	case slices.Contains(st.strategies, adaptiveStrategy):
+	case slices.ContainsFunc(st.strategies, isAdaptive):
 		if st.chooser, st.model, err = loadAdaptiveModel(f.adaptiveModel); err != nil {
 			return nil, err
 		}

@@ -39,7 +39,7 @@ func levelRows(ctx context.Context, out io.Writer, gt *gpuTraverser, g *graph.Gr
 	w := csv.NewWriter(out)
 	w.Write(levelCSVHeader)
 	for _, name := range st.strategies {
-		if name == adaptiveStrategy {
+		if isAdaptive(name) {
 			fmt.Fprintf(os.Stderr, "--levels: adaptive has no levels of its own to time: 'spac traverse sweep' times every candidate at every level\n")
 			continue
 		}

@@ -212,17 +212,16 @@ __device__ void flush_tally(int* ctl, Tally t, bool count) {
     __threadfence();
 }
 
-template <int CNT>
-__device__ void finish_level(int* ctl, Tally t, bool count, u64* ring, int bu) {
-    flush_tally<CNT>(ctl, t, count);
-    if (threadIdx.x != 0) return;
-    if (atomicAdd((unsigned*)&ctl[C_TICKET], 1u) != gridDim.x - 1) return;
-    __threadfence();
+// advance moves the control block to the next level, as traversal.cu's
+// close_level does (the output count becomes the input, 0 with the
+// overflow flag when it overflowed), and for do-beamer (bu >= 0) records
+// the direction the level ran; it returns the new level, and its
+// frontier's size in *out. The closer's thread runs it.
+__device__ __forceinline__ int advance(int* ctl, int bu, int* out) {
     volatile int* c = ctl;
-    c[C_TICKET] = 0;
-    int out = c[C_OUT];
-    if (out > c[C_CAP]) { c[C_OVERFLOW] = 1; out = 0; } // stop: the host reports it
-    c[C_IN] = out;
+    int o = c[C_OUT];
+    if (o > c[C_CAP]) { c[C_OVERFLOW] = 1; o = 0; } // stop: the host reports it
+    c[C_IN] = o;
     c[C_OUT] = 0;
     int level = c[C_LEVEL] + 1;
     c[C_LEVEL] = level;
@@ -231,6 +230,18 @@ __device__ void finish_level(int* ctl, Tally t, bool count, u64* ring, int bu) {
         if (bu) c[C_NPULL] = c[C_NPULL] + 1;
         c[C_BIG] = 0;
     }
+    *out = o;
+    return level;
+}
+
+template <int CNT>
+__device__ void finish_level(int* ctl, Tally t, bool count, u64* ring, int bu) {
+    flush_tally<CNT>(ctl, t, count);
+    if (threadIdx.x != 0) return;
+    if (atomicAdd((unsigned*)&ctl[C_TICKET], 1u) != gridDim.x - 1) return;
+    __threadfence();
+    ((volatile int*)ctl)[C_TICKET] = 0;
+    int out, level = advance(ctl, bu, &out);
     if (count) close_counters(ctl, ring, level, out);
     __threadfence();
 }
@@ -239,12 +250,11 @@ __device__ void finish_level(int* ctl, Tally t, bool count, u64* ring, int bu) {
 #define PARGS const long long *off, const int *adj, const int *src, const long long *ioff, const int *iadj, \
               const int *isrc, int n, long long m, long long mi, int *depth, int *parent, unsigned *visited,  \
               int *ctl, int count, u64 *ring
+#define PASS off, adj, src, ioff, iadj, isrc, n, m, mi, depth, parent, visited, ctl, count, ring
 
 // edge list: a thread per arc of the COO list (src, adj).
 template <int CNT>
-__device__ void edge_list(PARGS) {
-    if (ctl_word(ctl, C_IN) == 0) return;
-    int L = ctl_word(ctl, C_LEVEL);
+__device__ __forceinline__ Tally edge_list_t(PARGS, int L) {
     Tally t{};
     for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < m; k += (long long)gridDim.x * blockDim.x) {
         int u = src[k];
@@ -253,6 +263,12 @@ __device__ void edge_list(PARGS) {
         int v = adj[k];
         if (visit(depth, parent, visited, u, v, L)) found<CNT>(ctl, off, v, count, t);
     }
+    return t;
+}
+template <int CNT>
+__device__ void edge_list(PARGS) {
+    if (ctl_word(ctl, C_IN) == 0) return;
+    Tally t = edge_list_t<CNT>(PASS, ctl_word(ctl, C_LEVEL));
     finish_level<CNT>(ctl, t, count, ring, -1);
 }
 
@@ -260,9 +276,7 @@ __device__ void edge_list(PARGS) {
 // sources, mi of them); an arc into a visited vertex is skipped on its
 // bit, without reading its source.
 template <int CNT>
-__device__ void rev_edge_list(PARGS) {
-    if (ctl_word(ctl, C_IN) == 0) return;
-    int L = ctl_word(ctl, C_LEVEL);
+__device__ __forceinline__ Tally rev_edge_list_t(PARGS, int L) {
     Tally t{};
     for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < mi; k += (long long)gridDim.x * blockDim.x) {
         int v = isrc[k];
@@ -272,14 +286,18 @@ __device__ void rev_edge_list(PARGS) {
         if (depth[u] != L) continue;
         if (visit(depth, parent, visited, u, v, L)) found<CNT>(ctl, off, v, count, t);
     }
+    return t;
+}
+template <int CNT>
+__device__ void rev_edge_list(PARGS) {
+    if (ctl_word(ctl, C_IN) == 0) return;
+    Tally t = rev_edge_list_t<CNT>(PASS, ctl_word(ctl, C_LEVEL));
     finish_level<CNT>(ctl, t, count, ring, -1);
 }
 
 // vertex push: a thread per vertex of the frontier, over its out-arcs.
 template <int CNT>
-__device__ void vertex_push(PARGS) {
-    if (ctl_word(ctl, C_IN) == 0) return;
-    int L = ctl_word(ctl, C_LEVEL);
+__device__ __forceinline__ Tally vertex_push_t(PARGS, int L) {
     Tally t{};
     for (int u = blockIdx.x * blockDim.x + threadIdx.x; u < n; u += gridDim.x * blockDim.x) {
         if (depth[u] != L) continue;
@@ -290,6 +308,12 @@ __device__ void vertex_push(PARGS) {
             if (visit(depth, parent, visited, u, v, L)) found<CNT>(ctl, off, v, count, t);
         }
     }
+    return t;
+}
+template <int CNT>
+__device__ void vertex_push(PARGS) {
+    if (ctl_word(ctl, C_IN) == 0) return;
+    Tally t = vertex_push_t<CNT>(PASS, ctl_word(ctl, C_LEVEL));
     finish_level<CNT>(ctl, t, count, ring, -1);
 }
 
@@ -318,24 +342,26 @@ __device__ __forceinline__ void pull_serial(const long long* off, const int* iad
 // source is in the frontier; v is the thread's alone, so no atomics but
 // the bit's.
 template <int CNT>
-__device__ void vertex_pull(PARGS) {
-    if (ctl_word(ctl, C_IN) == 0) return;
-    int L = ctl_word(ctl, C_LEVEL);
+__device__ __forceinline__ Tally vertex_pull_t(PARGS, int L) {
     Tally t{};
     for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
         unsigned bit = 1u << (v & 31);
         if (visited[v >> 5] & bit) continue;
         pull_serial<CNT>(off, iadj, depth, parent, visited, ctl, v, ioff[v], ioff[v + 1], L, count, t);
     }
+    return t;
+}
+template <int CNT>
+__device__ void vertex_pull(PARGS) {
+    if (ctl_word(ctl, C_IN) == 0) return;
+    Tally t = vertex_pull_t<CNT>(PASS, ctl_word(ctl, C_LEVEL));
     finish_level<CNT>(ctl, t, count, ring, -1);
 }
 
 // virtual-warp push: groups of W lanes (W divides 32, so a group never
 // straddles a warp), a vertex per group, the lanes striding over its arcs.
 template <int W, int CNT>
-__device__ void vw_push(PARGS) {
-    if (ctl_word(ctl, C_IN) == 0) return;
-    int L = ctl_word(ctl, C_LEVEL);
+__device__ __forceinline__ Tally vw_push_t(PARGS, int L) {
     Tally t{};
     long long tid = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     int lane = threadIdx.x & (W - 1);
@@ -349,6 +375,12 @@ __device__ void vw_push(PARGS) {
             if (visit(depth, parent, visited, (int)u, v, L)) found<CNT>(ctl, off, v, count, t);
         }
     }
+    return t;
+}
+template <int W, int CNT>
+__device__ void vw_push(PARGS) {
+    if (ctl_word(ctl, C_IN) == 0) return;
+    Tally t = vw_push_t<W, CNT>(PASS, ctl_word(ctl, C_LEVEL));
     finish_level<CNT>(ctl, t, count, ring, -1);
 }
 
@@ -452,16 +484,9 @@ __device__ __forceinline__ DoLevel do_read(const int* ctl, int n, long long m, f
 // writes none), the stamps, a thread per vertex. Discovered vertices are
 // queued and their out-arcs counted for the rule (and the ring).
 #define DO_BIG 128
-extern "C" __global__ void __launch_bounds__(THREADS, 8) do_push(const long long* off, const int* adj, int n, long long m,
-                                                              int* depth, int* parent, unsigned* visited, int* ctl,
-                                                              int* q0, int* q1, int* big, int twarp, float alpha,
-                                                              float beta) {
-    const DoLevel lv = do_read(ctl, n, m, alpha, beta);
-    if (lv.nin == 0 || lv.bu) return;
-    const int nin = lv.nin, L = lv.L;
-    const int* qin = (L & 1) ? q1 : q0;
-    int* qout = (L & 1) ? q0 : q1;
-    bool stamps = lv.prevBU;
+__device__ __forceinline__ Tally do_push_t(const long long* off, const int* adj, int n, int* depth, int* parent,
+                                           unsigned* visited, int* ctl, const int* qin, int* qout, int* big, int twarp,
+                                           int L, int nin, bool stamps) {
     int items = stamps ? n : nin;
     Tally t{};
     for (int base = blockIdx.x * blockDim.x; base < items; base += gridDim.x * blockDim.x) {
@@ -501,6 +526,17 @@ extern "C" __global__ void __launch_bounds__(THREADS, 8) do_push(const long long
         }
         if (e > b) do_range(off, adj, depth, parent, visited, ctl, qout, u, b, e, 1, L, t);
     }
+    return t;
+}
+extern "C" __global__ void __launch_bounds__(THREADS, 8) do_push(const long long* off, const int* adj, int n, long long m,
+                                                              int* depth, int* parent, unsigned* visited, int* ctl,
+                                                              int* q0, int* q1, int* big, int twarp, float alpha,
+                                                              float beta) {
+    const DoLevel lv = do_read(ctl, n, m, alpha, beta);
+    if (lv.nin == 0 || lv.bu) return;
+    const int L = lv.L;
+    Tally t = do_push_t(off, adj, n, depth, parent, visited, ctl, (L & 1) ? q1 : q0, (L & 1) ? q0 : q1, big, twarp, L,
+                        lv.nin, lv.prevBU);
     flush_tally<CNT_BLOCK>(ctl, t, true);
 }
 
@@ -637,6 +673,233 @@ extern "C" __global__ void __launch_bounds__(THREADS, 8) do_finish(const long lo
         do_big_part(off, adj, depth, parent, visited, ctl, (L & 1) ? q0 : q1, big, L, t);
     }
     finish_level<CNT_BLOCK>(ctl, t, true, ring, bu);
+}
+
+// ------------------------------------------------- adaptive, decided on the device
+
+// ad_level runs BFS levels whose implementation a decision tree picks on
+// the device: the closer of each level (the last block's first thread)
+// describes the next level from the counters it has just closed (the
+// features of package adaptive, as its Tracker computes them) and walks
+// the tree, whose leaves name a body; the next launch runs that body. No
+// host round trip decides anything, so a captured graph holds LevelsPerGraph
+// launches of ad_level as it holds a fixed strategy's levels. The bodies
+// are the paper's implementations (the name_t functions above, the same
+// code as their own kernels) and do-beamer's: a top-down do-beamer level
+// whose big list is empty closes in its first launch, one with big
+// vertices in a second (C_PHASE), a pulled one in one. The frontier of a
+// level is the queue when the level before wrote one (C_QOK: do-beamer's
+// push) and the stamps otherwise.
+#define C_CHOICE 16 // the body of the current level
+#define C_PHASE 17  // 1: the current level's big list waits for its second launch
+#define C_QOK 18    // the current level's queue is whole
+#define C_DISC 142  // u64: vertices discovered so far, the frontier's included
+
+// The bodies (the host's deviceBody): the paper's implementations by
+// counting method, the virtual warps, do-beamer.
+#define B_EL 0
+#define B_REL 3
+#define B_VPUSH 6
+#define B_VPULL 9
+#define B_VW 12 // 12 to 16: 2 to 32 lanes
+#define B_DO 17
+
+// The tree as the host uploads it (adaptive.Tree with each leaf's
+// candidate mapped to its body), after an AdGraph header.
+#define AD_MAXNODES 256
+struct AdNode {
+    double thr;
+    int feature, left, right, body; // feature < 0: a leaf
+};
+struct AdGraph { // the graph's features (adaptive.GraphStats)
+    double n, m, maxdeg, cv;
+    long long nodes, pad[3];
+};
+
+// The features' indices (adaptive.Feature).
+enum {
+    F_LEVEL, F_VERTICES, F_ARCS, F_AVGDEG, F_MAXDEG, F_DEGCV, F_NF, F_MF, F_FFRAC, F_DFRAC, F_UAFRAC, F_FMEANDEG,
+    F_FMAXDEG, F_UMEANDEG, F_PREVNF, F_GROWTH, F_F2U, F_COUNT
+};
+
+__device__ __forceinline__ double ad_ratio(double a, double b) { return b == 0 ? 0 : a / b; }
+
+// ad_choose is the tree's body for the level whose frontier has nf
+// vertices, mf out-arcs and largest degree mx, with disc vertices and darcs
+// out-arcs discovered so far (the frontier's included) and prev vertices in
+// the frontier before: adaptive.Tracker.Next's features, then the walk.
+__device__ int ad_choose(const AdGraph& g, const AdNode* tree, int level, double nf, double mf, double mx, double disc,
+                         double darcs, double prev) {
+    double f[F_COUNT];
+    double unexplored = fmax(g.m - darcs, 0.0), unvisited = fmax(g.n - disc, 0.0);
+    f[F_LEVEL] = level;
+    f[F_VERTICES] = g.n;
+    f[F_ARCS] = g.m;
+    f[F_AVGDEG] = ad_ratio(g.m, g.n);
+    f[F_MAXDEG] = g.maxdeg;
+    f[F_DEGCV] = g.cv;
+    f[F_NF] = nf;
+    f[F_MF] = mf;
+    f[F_FFRAC] = ad_ratio(nf, g.n);
+    f[F_DFRAC] = ad_ratio(disc, g.n);
+    f[F_UAFRAC] = ad_ratio(unexplored, g.m);
+    f[F_FMEANDEG] = ad_ratio(mf, nf);
+    f[F_FMAXDEG] = mx;
+    f[F_UMEANDEG] = ad_ratio(unexplored, unvisited);
+    f[F_PREVNF] = prev;
+    f[F_GROWTH] = nf / fmax(prev, 1.0);
+    f[F_F2U] = mf / fmax(unexplored, 1.0);
+    int i = 0;
+    while (tree[i].feature >= 0) i = f[tree[i].feature] <= tree[i].thr ? tree[i].left : tree[i].right;
+    return tree[i].body;
+}
+
+// ad_close is finish_level for ad_level, run by the closer: the level
+// closed and its counters moved on as there (nothing posted: the log
+// holds them), then the next level's body chosen, and the level's row of
+// the log written (its frontier's counters and the body that runs it).
+__device__ void ad_close(int* ctl, const AdGraph& g, const AdNode* tree, int bu, bool queued, u64* log, int logCap) {
+    volatile int* c = ctl;
+    int prev = c[C_IN];
+    int out, level = advance(ctl, bu, &out);
+    c[C_PHASE] = 0;
+    c[C_QOK] = queued;
+    unsigned mx = (unsigned)c[C_MAXD];
+    u64 mf = *(volatile u64*)&ctl[C_MF];
+    close_counters(ctl, nullptr, level, out);
+    volatile u64* disc_w = (volatile u64*)&ctl[C_DISC];
+    u64 disc = *disc_w + (u64)out;
+    *disc_w = disc;
+    if (out > 0) {
+        int body = ad_choose(g, tree, level, out, (double)mf, mx, (double)disc, (double)*(volatile u64*)&ctl[C_DARCS], prev);
+        c[C_CHOICE] = body;
+        if (level < logCap) {
+            volatile u64* r = log + (long long)level * 4;
+            r[0] = (u64)(unsigned)out;
+            r[1] = mf;
+            r[2] = mx;
+            r[3] = (u64)body;
+        }
+    }
+    __threadfence();
+}
+
+// ad_finish ends a block's part of an ad_level level: its tallies flushed
+// by the body's counting method, the ticket, and for the last block either
+// the close (ad_close) or, after a do-beamer push with big vertices, the
+// second phase. Only the last block reads the tree, all its threads
+// loading it into shared memory at once: a tree loaded by every block
+// would delay every block's exit on the small levels where the launch is
+// all the cost. Every thread of the block calls it.
+struct AdShared { // ad_finish's shared memory, one copy for every body
+    AdGraph g;
+    AdNode tree[AD_MAXNODES];
+    int last;
+};
+template <int CNT>
+__device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool queued, bool split, u64* log,
+                          int logCap) {
+    extern __shared__ AdShared ad_shared[];
+    AdShared& sh = ad_shared[0];
+    int& s_last = sh.last;
+    AdGraph& s_g = sh.g;
+    AdNode* s_tree = sh.tree;
+    flush_tally<CNT>(ctl, t, true);
+    if (threadIdx.x == 0) s_last = atomicAdd((unsigned*)&ctl[C_TICKET], 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!s_last) return;
+    __threadfence();
+    volatile int* c = ctl;
+    if (split && c[C_BIG] > 0) {
+        if (threadIdx.x == 0) {
+            c[C_TICKET] = 0;
+            c[C_PHASE] = 1;
+            __threadfence();
+        }
+        return;
+    }
+    if (threadIdx.x == 0) s_g = *tg;
+    const AdNode* gtree = (const AdNode*)(tg + 1);
+    for (int i = threadIdx.x; i < AD_MAXNODES; i += blockDim.x) s_tree[i] = gtree[i];
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    c[C_TICKET] = 0;
+    ad_close(ctl, s_g, s_tree, bu, queued, log, logCap);
+}
+
+// ad_level: the paper's arguments (count ignored: always counted; ring
+// unused), do-beamer's, the tree (header and nodes) and the log (4 words a
+// level: vertices, out-arcs and largest degree of its frontier, its body;
+// logCap levels).
+extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(PARGS, int* q0, int* q1, int* big, int twarp,
+                                                               float alpha, float beta, const AdGraph* tg, u64* log,
+                                                               int logCap) {
+    __shared__ int s_nin, s_L, s_body, s_phase, s_qok, s_bu;
+    if (threadIdx.x == 0) {
+        s_nin = ctl_word(ctl, C_IN);
+        s_L = ctl_word(ctl, C_LEVEL);
+        s_body = ctl_word(ctl, C_CHOICE);
+        s_phase = ctl_word(ctl, C_PHASE);
+        s_qok = ctl_word(ctl, C_QOK);
+        s_bu = 0;
+        if (s_body == B_DO && !s_phase) { // Beamer's rule, as do_read
+            u64 dis = ctl_u64(ctl, C_DARCS), cur = ctl_u64(ctl, C_CURMF);
+            double mu = dis >= (u64)m ? 0.0 : (double)((u64)m - dis);
+            s_bu = ctl_word(ctl, C_BU) ? !((double)s_nin * (double)beta < (double)n) : (double)cur * (double)alpha > mu;
+        }
+    }
+    __syncthreads();
+    const int nin = s_nin, L = s_L;
+    if (nin == 0) return;
+    count = 1;
+    int* qout = (L & 1) ? q0 : q1;
+    if (s_phase) { // do-beamer's big list
+        Tally t{};
+        do_big_part(off, adj, depth, parent, visited, ctl, qout, big, L, t);
+        ad_finish<CNT_BLOCK>(ctl, t, tg, 0, true, false, log, logCap);
+        return;
+    }
+    switch (s_body) {
+#define AD_CNT(base, fn)                                                                                          \
+    case base + CNT_ATOMIC: ad_finish<CNT_ATOMIC>(ctl, fn<CNT_ATOMIC>(PASS, L), tg, 0, false, false, log, logCap); break; \
+    case base + CNT_WARP: ad_finish<CNT_WARP>(ctl, fn<CNT_WARP>(PASS, L), tg, 0, false, false, log, logCap); break;       \
+    case base + CNT_BLOCK: ad_finish<CNT_BLOCK>(ctl, fn<CNT_BLOCK>(PASS, L), tg, 0, false, false, log, logCap); break;
+        AD_CNT(B_EL, edge_list_t)
+        AD_CNT(B_REL, rev_edge_list_t)
+        AD_CNT(B_VPUSH, vertex_push_t)
+        AD_CNT(B_VPULL, vertex_pull_t)
+#undef AD_CNT
+#define AD_VW(i, w) \
+    case B_VW + i: ad_finish<CNT_WARP>(ctl, vw_push_t<w, CNT_WARP>(PASS, L), tg, 0, false, false, log, logCap); break;
+        AD_VW(0, 2)
+        AD_VW(1, 4)
+        AD_VW(2, 8)
+        AD_VW(3, 16)
+        AD_VW(4, 32)
+#undef AD_VW
+    default: // B_DO
+        if (s_bu) {
+            Tally t{};
+            do_pull_part(off, ioff, iadj, n, depth, parent, visited, ctl, L, t);
+            ad_finish<CNT_BLOCK>(ctl, t, tg, 1, false, false, log, logCap);
+        } else {
+            Tally t = do_push_t(off, adj, n, depth, parent, visited, ctl, (L & 1) ? q1 : q0, qout, big, twarp, L, nin,
+                                !s_qok);
+            ad_finish<CNT_BLOCK>(ctl, t, tg, 0, true, true, log, logCap);
+        }
+    }
+}
+
+// ad_begin: ad_level's control words for a search (after init and
+// abegin): the root's level runs body `body` (the host's choice from
+// RootCounters), from the queue init wrote, with the root discovered.
+extern "C" __global__ void ad_begin(int* ctl, int body) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    ctl[C_CHOICE] = body;
+    ctl[C_PHASE] = 0;
+    ctl[C_QOK] = 1;
+    *(u64*)&ctl[C_DISC] = 1;
+    __threadfence();
 }
 
 // ------------------------------------------------------------ counter steps

@@ -1,0 +1,262 @@
+package traversal
+
+// Adaptive BFS decided on the device: kernels/adaptive.cu's ad_level runs
+// every level with the body a decision tree picks for it, the tree walked
+// by the closer of the level before (see the package documentation,
+// section "Per-level adaptive BFS"). The host uploads the tree once and
+// runs the search like a fixed strategy's: captured graphs of
+// LevelsPerGraph launches, two queued ahead of the post it reads.
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/spac-gpu/spac/apps/traversal/adaptive"
+	"github.com/spac-gpu/spac/gpu"
+)
+
+// onDevice is the engine's internal strategy for ad_level; it is in no
+// table and no user names it.
+const onDevice Strategy = 255
+
+// Device bodies: adaptive.cu's B_* values.
+const (
+	bodyEdgeList    = 0
+	bodyRevEdgeList = 3
+	bodyVertexPush  = 6
+	bodyVertexPull  = 9
+	bodyVW          = 12
+	bodyDOBeamer    = 17
+	bodies          = 18
+)
+
+// Sizes of the uploaded tree (adaptive.cu's AD_MAXNODES, AdGraph, AdNode)
+// and of the device's log of levels (4 words a level).
+const (
+	adMaxNodes  = 256
+	adGraphSize = 64
+	adNodeSize  = 24
+	adLogLevels = ringSlots
+	adShared    = adGraphSize + adNodeSize*adMaxNodes + 8 // ad_finish's AdShared: ad_level's dynamic shared memory
+)
+
+// deviceBody is the ad_level body that runs strategy s, and whether one
+// does: the paper's implementations and do-beamer.
+func deviceBody(s Strategy) (int, bool) {
+	switch {
+	case s == DOBeamer:
+		return bodyDOBeamer, true
+	case s >= EdgeListAtomic && s <= VertexPullBlock:
+		return int(s - EdgeListAtomic), true
+	case s >= VWPush2 && s <= VWPush32:
+		return bodyVW + int(s-VWPush2), true
+	}
+	return 0, false
+}
+
+// strategyOfBody is deviceBody's inverse.
+func strategyOfBody(b int) (Strategy, bool) {
+	switch {
+	case b == bodyDOBeamer:
+		return DOBeamer, true
+	case b >= 0 && b < bodyVW:
+		return EdgeListAtomic + Strategy(b), true
+	case b >= bodyVW && b < bodyDOBeamer:
+		return VWPush2 + Strategy(b-bodyVW), true
+	}
+	return 0, false
+}
+
+// OnDevice says whether the device can decide a model chooser's levels
+// itself: every candidate a leaf of the tree picks has an ad_level body and the tree fits its
+// shared memory. The reason comes back when it cannot.
+func (c *ModelChooser) OnDevice() (bool, string) {
+	t := &c.Model.Tree
+	for i, f := range t.Feature {
+		if s := c.Strategies[t.Label[i]]; f < 0 {
+			if _, ok := deviceBody(s); !ok {
+				return false, fmt.Sprintf("the tree picks %s, which has no body in the device's level kernel (only the paper's implementations and do-beamer do: train with --candidates among them)", s)
+			}
+		}
+	}
+	if n := c.Model.Tree.Nodes(); n > adMaxNodes {
+		return false, fmt.Sprintf("a tree of %d nodes (the device's holds %d)", n, adMaxNodes)
+	}
+	return true, ""
+}
+
+// encodeDeviceTree lays out the tree as ad_level reads it: an AdGraph
+// header (the graph's stats, the node count), then a node per tree node,
+// each leaf's candidate replaced by its body.
+func encodeDeviceTree(c *ModelChooser, g adaptive.GraphStats) ([]byte, error) {
+	if ok, why := c.OnDevice(); !ok {
+		return nil, fmt.Errorf("traversal: the model cannot run on the device: %s", why)
+	}
+	t := &c.Model.Tree
+	n := t.Nodes()
+	b := make([]byte, adGraphSize+adNodeSize*n)
+	le := binary.LittleEndian
+	for i, v := range []float64{float64(g.Vertices), float64(g.Arcs), float64(g.MaxDegree), g.DegreeCV} {
+		le.PutUint64(b[8*i:], math.Float64bits(v))
+	}
+	le.PutUint64(b[32:], uint64(n))
+	for i := range n {
+		o := b[adGraphSize+adNodeSize*i:]
+		le.PutUint64(o, math.Float64bits(t.Threshold[i]))
+		body := int32(-1)
+		if t.Feature[i] < 0 {
+			bd, _ := deviceBody(c.Strategies[t.Label[i]])
+			body = int32(bd)
+		}
+		for j, v := range []int32{t.Feature[i], t.Left[i], t.Right[i], body} {
+			le.PutUint32(o[8+4*j:], uint32(v))
+		}
+	}
+	return b, nil
+}
+
+// deviceState is what the device-decided search adds to adaptState.
+type deviceState struct {
+	tree  *gpu.Buffer // header and nodes, adMaxNodes of room
+	log   *gpu.Buffer // adLogLevels rows of 4 uint64
+	model *ModelChooser
+}
+
+// adLevel is ad_level's launch: every array a body of the tree may read
+// (the COO arcs, the in-arcs and their COO, do-beamer's big list).
+func (e *Engine) adLevel() ([]func() error, error) {
+	if err := e.needAdaptive(); err != nil {
+		return nil, err
+	}
+	if err := e.needCOO(); err != nil {
+		return nil, err
+	}
+	if err := e.needInCOO(); err != nil {
+		return nil, err
+	}
+	if err := e.alloc(&e.ad.big, 4*e.n, "do-beamer's big list"); err != nil {
+		return nil, err
+	}
+	d := &e.ad.dev
+	if err := e.alloc(&d.tree, adGraphSize+adNodeSize*adMaxNodes, "the adaptive model's tree"); err != nil {
+		return nil, err
+	}
+	if err := e.alloc(&d.log, 32*adLogLevels, "the adaptive search's log"); err != nil {
+		return nil, err
+	}
+	alpha, beta := uint64(math.Float32bits(float32(e.opt.Alpha))), uint64(math.Float32bits(float32(e.opt.Beta)))
+	// a grid for the widest body of one thread per item (the others stride)
+	work := max(e.m, e.inArcCount(), e.n, 1)
+	l, err := e.ad.mod.Launch("ad_level", e.grid(work), threads, adShared, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Ptr(e.src),
+		gpu.Ptr(e.ioff), gpu.Ptr(e.iadj), gpu.Ptr(e.ad.isrc), gpu.Int(int(e.n)), uint64(e.m), uint64(e.inArcCount()),
+		gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.mark), gpu.Ptr(e.ctl), gpu.Int(1), uint64(0),
+		gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.ad.big), gpu.Int(e.opt.TWCWarp), alpha, beta,
+		gpu.Ptr(d.tree), gpu.Ptr(d.log), gpu.Int(adLogLevels))
+	if err != nil {
+		return nil, err
+	}
+	return []func() error{l.Run}, nil
+}
+
+// deviceBegin readies a device-decided search from root (after init and
+// abegin): the model's tree uploaded when it is not the one there, and
+// level 0's body, the host's choice from the root's counters.
+func (e *Engine) deviceBegin(root int32) error {
+	d := &e.ad.dev
+	if d.model == nil {
+		return fmt.Errorf("traversal: a device-decided search without a model")
+	}
+	if d.tree == nil {
+		if _, err := e.adLevel(); err != nil {
+			return err
+		}
+	}
+	tk := adaptive.NewTracker(e.stats())
+	f := tk.Next(adaptive.RootCounters(e.g, root))
+	body, _ := deviceBody(d.model.Choose(&f))
+	l, err := e.ad.mod.Launch("ad_begin", 1, 1, 0, gpu.Ptr(e.ctl), gpu.Int(body))
+	if err != nil {
+		return err
+	}
+	return l.Run()
+}
+
+// bfsOnDevice is BFSAdaptive with the decisions on the device: the search
+// runs as a fixed strategy's (Engine.run) and the trace comes from the
+// device's log afterwards, each level's features recomputed from its
+// counters by the host's Tracker.
+func (e *Engine) bfsOnDevice(ctx context.Context, root int32, c *ModelChooser) (*Result, *AdaptiveTrace, error) {
+	if err := e.needAdaptive(); err != nil {
+		return nil, nil, err
+	}
+	d := &e.ad.dev
+	if d.model != c {
+		if _, err := e.adLevel(); err != nil {
+			return nil, nil, err
+		}
+		b, err := encodeDeviceTree(c, e.stats())
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := gpu.Write(d.tree, b, "the adaptive model's tree"); err != nil {
+			return nil, nil, err
+		}
+		d.model = c
+	}
+	r, _, err := e.run(ctx, BFS, root, onDevice, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Strategy = 0
+	tr, err := e.deviceTrace(root, r.Levels)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, tr, nil
+}
+
+// deviceTrace reads the log of a device-decided search of `levels`
+// levels: each level's counters and body (level 0's from the host), the
+// features recomputed, and the host's own choice for each beside the
+// device's (Chosen is the device's; they differ only if the two walks of
+// the tree disagree, which the tests check).
+func (e *Engine) deviceTrace(root int32, levels int) (*AdaptiveTrace, error) {
+	d := &e.ad.dev
+	rows := min(levels, adLogLevels)
+	words := make([]uint64, 4*max(rows, 1))
+	if err := gpu.Download(d.log, words, "the adaptive search's log"); err != nil {
+		return nil, err
+	}
+	tr := &AdaptiveTrace{OnDevice: true}
+	tk := adaptive.NewTracker(e.stats())
+	for l := range rows {
+		c := adaptive.RootCounters(e.g, root)
+		if l > 0 {
+			w := words[4*l:]
+			c = adaptive.Counters{Vertices: int64(w[0]), Arcs: int64(w[1]), MaxDegree: int64(w[2])}
+		}
+		f := tk.Next(c)
+		start := time.Now()
+		host := d.model.Choose(&f)
+		tr.Predict += time.Since(start)
+		ran := host
+		if l > 0 {
+			s, ok := strategyOfBody(int(words[4*l+3]))
+			if !ok {
+				return nil, fmt.Errorf("traversal: the device's log names body %d at level %d", words[4*l+3], l)
+			}
+			ran = s
+		}
+		tr.Counters = append(tr.Counters, c)
+		tr.Features = append(tr.Features, f)
+		tr.Chosen = append(tr.Chosen, ran)
+		tr.Ran = append(tr.Ran, ran)
+		if ran != host {
+			tr.Disagree++
+		}
+	}
+	return tr, nil
+}

@@ -204,12 +204,26 @@ func ReadCSV(r io.Reader) ([]Row, error) {
 	}
 }
 
-// WriteJSON writes the results as one JSON array.
-func WriteJSON(w io.Writer, results []*Result) error {
-	for _, res := range results {
-		KernelOrder(res.Rows)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(results)
+// JSON output is JSON Lines, written as the run goes: a line per row the
+// moment it is measured (WriteJSONRow), and a line per input when it is
+// done (WriteJSONResult: the device, the copy bandwidth, the notes; its
+// rows are the lines before it). Every line has "type": "row" or "result".
+
+// WriteJSONRow writes one row as a line of JSON.
+func WriteJSONRow(w io.Writer, r Row) error {
+	return json.NewEncoder(w).Encode(struct {
+		Type string `json:"type"`
+		Row
+	}{"row", r})
+}
+
+// WriteJSONResult writes the line that ends an input: the result less its
+// rows.
+func WriteJSONResult(w io.Writer, res *Result) error {
+	head := *res
+	head.Rows = nil
+	return json.NewEncoder(w).Encode(struct {
+		Type string `json:"type"`
+		*Result
+	}{"result", &head})
 }

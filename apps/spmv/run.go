@@ -37,8 +37,22 @@ type SpMVConfig struct {
 	CPUIters   int          // timed repetitions of the CPU rows (0: 3)
 	Seed       int64        // of x
 	CopyBytes  int64        // size of the device-to-device copy that measures the bandwidth ceiling (0: 512 MiB)
-	Progress   io.Writer    // one line per measurement; nil for none
+	Progress   io.Writer    // one line per measurement, numbered; nil for none
+	// Emit, when set, receives every row as soon as it is measured, with
+	// its GB/s, copy fraction and speedup filled in (cuSPARSE's paths run
+	// first in each precision, so the speedup is final when emitted); an
+	// error stops the run.
+	Emit func(Row) error
+	// Budget, when above 0, caps a GPU kernel's time at Budget times the
+	// fastest correct GPU row of its precision so far: a kernel whose
+	// first timed runs (1 warm-up, 3 timed) exceed that keeps those runs
+	// and a note instead of its full timing.
+	Budget float64
 }
+
+// budgetReps are the timed runs that decide whether a kernel is within
+// the budget.
+const budgetReps = 3
 
 // Row is one kernel's measurement, as the table, CSV and JSON show it.
 type Row struct {
@@ -75,6 +89,10 @@ func (r Row) Ran() bool { return r.Micros > 0 }
 
 // Result is one matrix's measurements.
 type Result struct {
+	best    map[string]float64 // per precision, the fastest correct GPU row so far (Budget)
+	bestCS  map[string]float64 // per precision, the fastest correct cuSPARSE row so far (Speedup)
+	planned int                // measurements planned, for the progress lines
+
 	Input    string   `json:"input"`
 	NRows    int      `json:"rows"`
 	NCols    int      `json:"cols"`
@@ -84,7 +102,7 @@ type Result struct {
 	CopyGBps float64  `json:"copy_gbps"`     // device-to-device copy, bytes read + written
 	CuSPARSE string   `json:"cusparse"`      // library file and version, or why it is missing
 	PTX      string   `json:"ptx,omitempty"` // where the kernels came from
-	Rows     []Row    `json:"rows_measured"`
+	Rows     []Row    `json:"rows_measured,omitempty"`
 	Notes    []string `json:"notes,omitempty"`
 	GPUErr   error    `json:"-"` // why the GPU did not run although asked for
 }
@@ -140,7 +158,8 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Input: cfg.Input, NRows: m.NRows, NCols: m.NCols, NNZ: m.NNZ()}
+	res := &Result{Input: cfg.Input, NRows: m.NRows, NCols: m.NCols, NNZ: m.NNZ(),
+		best: map[string]float64{}, bestCS: map[string]float64{}, planned: cfg.planned()}
 	x := randomX(m.NCols, cfg.Seed)
 
 	// The reference of every precision, and the CPU CSR rows.
@@ -161,7 +180,9 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 		t := timeCPU(cfg.CPUIters, func() { cpuCSR(m, x, y, p) })
 		row.setTime(t)
 		row.check(y, ref, abs, p)
-		res.add(&cfg, row)
+		if err := res.add(&cfg, row); err != nil {
+			return nil, err
+		}
 	}
 
 	// The GPU: device, copy ceiling, matrix upload per precision.
@@ -213,10 +234,10 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 				return nil, err
 			}
 			pc.sp = sp
-			for _, k := range cfg.Kernels {
-				if k.UsesSchedule() {
-					continue
-				}
+			// cuSPARSE first: every later row's speedup is final when emitted.
+			plain := slices.DeleteFunc(slices.Clone(cfg.Kernels), Kernel.UsesSchedule)
+			slices.SortStableFunc(plain, func(a, b Kernel) int { return boolRank(b.IsCuSPARSE()) - boolRank(a.IsCuSPARSE()) })
+			for _, k := range plain {
 				sizes := cfg.BlockSizes
 				if !k.UsesBlockSize() {
 					sizes = []int{0}
@@ -231,15 +252,19 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 								row.Note = "cuSPARSE missing"
 								res.Notes = appendOnce(res.Notes, err.Error())
 							}
-							res.add(&cfg, row)
+							if err := res.add(&cfg, row); err != nil {
+								return nil, err
+							}
 							continue
 						}
 						return nil, fmt.Errorf("%s, %s: %w", k, pc.p, err)
 					}
-					if err := measure(sp, op, &row, pc.ref, pc.abs, pc.p, cfg.Warmup, cfg.Iters); err != nil {
+					if err := res.measure(&cfg, sp, op, &row, pc.ref, pc.abs, pc.p); err != nil {
 						return nil, err
 					}
-					res.add(&cfg, row)
+					if err := res.add(&cfg, row); err != nil {
+						return nil, err
+					}
 				}
 			}
 		}
@@ -280,7 +305,9 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 					row.setTime(t)
 					row.Blocks = s.NumBlocks()
 					row.check(y, pc.ref, pc.abs, pc.p)
-					res.add(&cfg, row)
+					if err := res.add(&cfg, row); err != nil {
+						return nil, err
+					}
 					if pc.sp == nil {
 						continue
 					}
@@ -294,13 +321,17 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 						op, err := pc.sp.Op(k, b, ds)
 						if err != nil {
 							row.Note = err.Error()
-							res.add(&cfg, row)
+							if err := res.add(&cfg, row); err != nil {
+								return nil, err
+							}
 							continue
 						}
-						if err := measure(pc.sp, op, &row, pc.ref, pc.abs, pc.p, cfg.Warmup, cfg.Iters); err != nil {
+						if err := res.measure(&cfg, pc.sp, op, &row, pc.ref, pc.abs, pc.p); err != nil {
 							return nil, err
 						}
-						res.add(&cfg, row)
+						if err := res.add(&cfg, row); err != nil {
+							return nil, err
+						}
 					}
 				}
 			}
@@ -328,19 +359,73 @@ func (res *Result) newRow(m *Matrix, p Precision, b int, kernel, sched, device s
 		Kernel: kernel, Schedule: sched, Device: device, MinBytes: MinimumBytes(m.NRows, m.NCols, m.NNZ(), p)}
 }
 
-func (res *Result) add(cfg *SpMVConfig, row Row) {
+// planned counts the measurements RunSpMV will make (for the progress
+// lines): CPU rows, plain and cuSPARSE kernels, and per block size and
+// method the CPU executor and the SPAC kernels, in every precision.
+func (c *SpMVConfig) planned() int {
+	perPrec := 1
+	for _, k := range c.Kernels {
+		switch {
+		case k.UsesSchedule():
+		case k.UsesBlockSize():
+			perPrec += len(c.BlockSizes)
+		default:
+			perPrec++
+		}
+	}
+	if c.Schedule != nil {
+		sched := 1
+		for _, k := range c.Kernels {
+			if k.UsesSchedule() {
+				sched++
+			}
+		}
+		perPrec += sched * len(c.BlockSizes) * len(c.Methods)
+	}
+	return perPrec * len(c.Precisions)
+}
+
+// add records a row: it fills the columns that compare it with the rows so
+// far, says it on the progress writer and hands it to cfg.Emit.
+func (res *Result) add(cfg *SpMVConfig, row Row) error {
+	if row.Ran() {
+		row.GBps = float64(row.MinBytes) / (row.Micros * 1e3)
+		if row.Device == "gpu" && res.CopyGBps > 0 {
+			row.CopyFraction = row.GBps / res.CopyGBps
+		}
+		if row.Device == "gpu" && row.OK {
+			if b, ok := res.best[row.Precision]; !ok || row.Micros < b {
+				res.best[row.Precision] = row.Micros
+			}
+			if b, ok := res.bestCS[row.Precision]; Kernel(row.Kernel).IsCuSPARSE() && (!ok || row.Micros < b) {
+				res.bestCS[row.Precision] = row.Micros
+			}
+		}
+		if b, ok := res.bestCS[row.Precision]; ok && row.Device == "gpu" {
+			row.Speedup = b / row.Micros
+		}
+	}
 	res.Rows = append(res.Rows, row)
 	b := "-"
 	if row.BlockSize > 0 {
 		b = fmt.Sprint(row.BlockSize)
 	}
+	n := fmt.Sprintf("[%d/%d]", len(res.Rows), max(res.planned, len(res.Rows)))
 	switch {
 	case row.Ran():
-		cfg.progressf("  %s %-17s %-8s B=%-4s %10.1f us  %7.1f GB/s  max rel err %.2g%s", row.Precision, row.Kernel, row.Schedule, b,
-			row.Micros, float64(row.MinBytes)/(row.Micros*1e3), row.MaxRelErr, map[bool]string{true: "", false: "  WRONG"}[row.OK])
+		note := map[bool]string{true: "", false: "  WRONG"}[row.OK]
+		if row.Note != "" {
+			note += "  (" + row.Note + ")"
+		}
+		cfg.progressf("  %s %s %-17s %-8s B=%-4s %10.1f us  %7.1f GB/s  max rel err %.2g%s", n, row.Precision, row.Kernel, row.Schedule, b,
+			row.Micros, row.GBps, row.MaxRelErr, note)
 	default:
-		cfg.progressf("  %s %-17s %-8s B=%-4s not run: %s", row.Precision, row.Kernel, row.Schedule, b, row.Note)
+		cfg.progressf("  %s %s %-17s %-8s B=%-4s not run: %s", n, row.Precision, row.Kernel, row.Schedule, b, row.Note)
 	}
+	if cfg.Emit != nil {
+		return cfg.Emit(row)
+	}
+	return nil
 }
 
 // finish fills the columns that compare rows: GB/s, the copy fraction and
@@ -395,8 +480,11 @@ func (r *Row) check(y, ref, abs []float64, p Precision) {
 	r.OK = r.MaxRelErr <= Tolerance(p)
 }
 
-// measure checks one product of op against the reference, then times it.
-func measure(sp *SpMV, op *Op, row *Row, ref, abs []float64, p Precision, warmup, iters int) error {
+// measure checks one product of op against the reference, then times it:
+// cfg.Iters runs after cfg.Warmup, or, with a budget that the first
+// budgetReps runs exceed, those runs alone with a note.
+func (res *Result) measure(cfg *SpMVConfig, sp *SpMV, op *Op, row *Row, ref, abs []float64, p Precision) error {
+	warmup, iters := cfg.Warmup, cfg.Iters
 	row.Blocks, row.SharedBytes = op.Blocks, op.Shared
 	if row.NNZ > 0 {
 		row.FormatBytes = float64(op.FormatBytes) / float64(row.NNZ)
@@ -406,6 +494,17 @@ func measure(sp *SpMV, op *Op, row *Row, ref, abs []float64, p Precision, warmup
 		return fmt.Errorf("%s, %s, block size %d: %w", op.Kernel, p, op.BlockSize, err)
 	}
 	row.check(y, ref, abs, p)
+	if best, ok := res.best[row.Precision]; ok && cfg.Budget > 0 && iters > budgetReps {
+		t, err := sp.Time(op, 1, budgetReps)
+		if err != nil {
+			return fmt.Errorf("%s, %s, block size %d: %w", op.Kernel, p, op.BlockSize, err)
+		}
+		if limit := cfg.Budget * best; micros(t.Median) > limit {
+			row.setTime(t)
+			row.Note = fmt.Sprintf("--budget: %d runs only, %.1f us over %g x the best so far (%.1f us)", budgetReps, micros(t.Median), cfg.Budget, best)
+			return nil
+		}
+	}
 	t, err := sp.Time(op, warmup, iters)
 	if err != nil {
 		return fmt.Errorf("%s, %s, block size %d: %w", op.Kernel, p, op.BlockSize, err)
@@ -509,6 +608,13 @@ func timeCPU(iters int, f func()) gpu.Timing {
 		samples[i] = time.Since(start)
 	}
 	return gpu.Summarize(samples)
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func appendOnce(list []string, s string) []string {

@@ -223,12 +223,30 @@ func TestFormats(t *testing.T) {
 		}
 	}
 	var js bytes.Buffer
-	if err := WriteJSON(&js, res); err != nil {
+	for _, r := range res[0].Rows {
+		if err := WriteJSONRow(&js, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := WriteJSONResult(&js, res[0]); err != nil {
 		t.Fatal(err)
 	}
-	var decoded []map[string]any
-	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil || len(decoded) != 1 {
-		t.Fatalf("JSON: %v, %d results", err, len(decoded))
+	lines := strings.Split(strings.TrimSpace(js.String()), "\n")
+	if len(lines) != len(res[0].Rows)+1 {
+		t.Fatalf("JSON Lines: %d lines for %d rows and a result", len(lines), len(res[0].Rows))
+	}
+	for i, line := range lines {
+		var decoded map[string]any
+		if err := json.Unmarshal([]byte(line), &decoded); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		want := "row"
+		if i == len(lines)-1 {
+			want = "result"
+		}
+		if decoded["type"] != want || (want == "row" && decoded["kernel"] != res[0].Rows[i].Kernel) || (want == "result" && decoded["rows_measured"] != nil) {
+			t.Errorf("line %d: %v", i, decoded)
+		}
 	}
 
 	var md, svg, png bytes.Buffer

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,6 +45,9 @@ type spmvFlags struct {
 	overflow   string
 	cache      cacheFlags
 	genScale   float64
+	timeBudget float64
+	reorders   string
+	reorderB   int
 }
 
 func spmvCommand(env environment) *cobra.Command {
@@ -80,13 +84,31 @@ An input is a file (any format 'spac partition' reads; symmetric storage is
 expanded: the product needs every entry) or gen:PRESET / gen:KIND:k=v,...
 for a generated matrix ('spac gen --list'), optionally gen:PRESET@SCALE.
 
+Rows go out as they are measured: --format csv writes each row when it is
+measured (the header once), --format json writes JSON Lines (a line
+{"type": "row", ...} per row as measured, and {"type": "result", ...} when
+an input is done: device, copy bandwidth, notes); the table comes per
+input. Progress lines on a terminal number the measurements ([12/40]).
+cuSPARSE's paths run first in each precision, so every speedup is final
+when its row is written. --budget F keeps a long run short: a GPU kernel
+whose first 3 timed runs take more than F times the fastest correct kernel
+of its precision so far keeps those 3 runs and a note instead of its full
+--iters.
+
+--reorder LIST also multiplies each input renumbered by each order
+(none, rcm, nd, spac: see 'spac reorder --help'; spac partitions with
+--reorder-block-size nonzeros per part) with the kernels that need no
+schedule, cuSPARSE's included, as inputs named IN~ORDER: the locality a
+renumbering gives any library's CSR kernel, next to the SPAC kernels.
+
 --report DIR writes DIR/report.md (summary against the goals, every row),
 DIR/speedup.svg and DIR/speedup.png (the best SPAC kernel's speedup over
-cuSPARSE's best CSR, by input and precision) and DIR/results.csv; --merge adds rows of earlier
+cuSPARSE's best path, by input and precision) and DIR/results.csv; --merge adds rows of earlier
 --format csv output (or results.csv files), and with no IN only renders.`,
 		Example: `  spac spmv bcsstk13.mtx.gz                                   # CPU only
   spac spmv gen:cant --gpu --block-size 256,512,1024 --precision fp32,fp64
-  spac spmv web.mtx --gpu --kernels spac-smem,spac-ldg,cusparse-csr --format csv
+  spac spmv web.mtx --gpu --kernels spac-seg,spac-ldg-x4,cusparse-csr,cusparse-coo --format csv --budget 3
+  spac spmv gen:in-2004 --gpu -b 512 --reorder rcm,nd,spac
   spac spmv --merge a.csv --merge b.csv --report out/        # render a report`,
 		RunE: func(c *cobra.Command, args []string) error { return runSpMVCmd(c, args, &f) },
 	}
@@ -112,6 +134,9 @@ cuSPARSE's best CSR, by input and precision) and DIR/results.csv; --merge adds r
 	fl.StringVar(&f.overflow, "overflow", "auto", "when a block's x and y exceed the budget: auto, split or readonly (see 'spac schedule --help')")
 	f.cache.register(c, env)
 	fl.Float64Var(&f.genScale, "gen-scale", 1, "gen: inputs: factor on the number of rows of a preset (as 'spac gen --scale')")
+	fl.Float64Var(&f.timeBudget, "budget", 0, "skip the full timing of a GPU kernel whose first 3 runs take over this many times the fastest so far (0: time every kernel fully)")
+	fl.StringVar(&f.reorders, "reorder", "", "also multiply each input renumbered by these orders, comma-separated: "+strings.Join(orderNames, ", ")+" (kernels without a schedule, as input IN~ORDER)")
+	fl.IntVar(&f.reorderB, "reorder-block-size", 1024, "--reorder spac: nonzeros per part of the partition the order numbers part by part")
 	return c
 }
 
@@ -130,6 +155,7 @@ type spmvSetup struct {
 	blockSizes []int
 	precisions []spmv.Precision
 	sopts      schedule.Options
+	orders     []string
 }
 
 func (f *spmvFlags) parse() (*spmvSetup, error) {
@@ -158,6 +184,9 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 		}
 		st.blockSizes = append(st.blockSizes, b)
 	}
+	if st.orders, err = parseOrders("reorder", f.reorders); err != nil {
+		return nil, err
+	}
 	if st.precisions, err = precision.ParseList(f.precisions); err != nil {
 		return nil, usagef("--precision: %v", err)
 	}
@@ -167,6 +196,8 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 		intIn("cpu-iters", f.cpuIters, 1, maxCount, "timed repetitions"),
 		intIn("device", f.device, 0, maxCount, "a GPU ordinal"),
 		floatIn("gen-scale", f.genScale, 0, math.Inf(1), true, "a factor on a preset's rows"),
+		floatIn("budget", f.timeBudget, 0, math.Inf(1), false, "a factor on the fastest time, 0 for none"),
+		gpuBlockIn("reorder-block-size", f.reorderB),
 	); err != nil {
 		return nil, err
 	}
@@ -210,33 +241,42 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 	var results []*spmv.Result
 	var gpuErr error
 	w := c.OutOrStdout()
-	// Tables and CSV rows go out input by input, so a long run shows (and
-	// keeps) what it has measured; JSON is one array at the end.
-	for i, path := range args {
-		res, err := spmvOne(c, path, f, st, prog)
-		if err != nil {
-			return err
-		}
-		results = append(results, res)
-		if res.GPUErr != nil && gpuErr == nil {
-			gpuErr = res.GPUErr
-		}
+	// Rows go out as they are measured (CSV rows, JSON Lines); the table
+	// comes per input, once its rows are complete.
+	csvHeader := true
+	emit := func(r spmv.Row) error {
 		switch f.format {
 		case formatCSV:
-			err = spmv.WriteCSV(w, []*spmv.Result{res}, i == 0)
-		case formatTable:
-			if i > 0 {
-				fmt.Fprintln(w)
-			}
-			err = spmv.WriteTable(w, []*spmv.Result{res})
+			err := spmv.WriteCSV(w, []*spmv.Result{{Rows: []spmv.Row{r}}}, csvHeader)
+			csvHeader = false
+			return err
+		case formatJSON:
+			return spmv.WriteJSONRow(w, r)
 		}
+		return nil
+	}
+	for _, path := range args {
+		res, err := spmvOne(c, path, f, st, prog, emit)
 		if err != nil {
 			return err
 		}
-	}
-	if f.format == formatJSON && len(results) > 0 {
-		if err := spmv.WriteJSON(w, results); err != nil {
-			return err
+		for _, r := range res {
+			results = append(results, r)
+			if r.GPUErr != nil && gpuErr == nil {
+				gpuErr = r.GPUErr
+			}
+			switch f.format {
+			case formatJSON:
+				err = spmv.WriteJSONResult(w, r)
+			case formatTable:
+				if len(results) > 1 {
+					fmt.Fprintln(w)
+				}
+				err = spmv.WriteTable(w, []*spmv.Result{r})
+			}
+			if err != nil {
+				return err
+			}
 		}
 	}
 	if f.report != "" {
@@ -259,8 +299,10 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 	return nil
 }
 
-// spmvOne loads one input, builds its schedules on demand and measures it.
-func spmvOne(c *cobra.Command, path string, f *spmvFlags, st *spmvSetup, prog *progress.Reporter) (*spmv.Result, error) {
+// spmvOne loads one input, builds its schedules on demand and measures it,
+// then measures it renumbered by each order of --reorder; every row goes
+// to emit as it is measured.
+func spmvOne(c *cobra.Command, path string, f *spmvFlags, st *spmvSetup, prog *progress.Reporter, emit func(spmv.Row) error) ([]*spmv.Result, error) {
 	ctx := c.Context()
 	start := time.Now()
 	in, err := f.in.readSpMV(ctx, path, f.pf.seed, f.genScale)
@@ -284,8 +326,37 @@ func spmvOne(c *cobra.Command, path string, f *spmvFlags, st *spmvSetup, prog *p
 		Input: inputLabel(path, m), Matrix: used, Precisions: st.precisions, BlockSizes: st.blockSizes,
 		Kernels: st.kernels, Methods: st.names, Schedule: schedFn, GPU: f.useGPU, Device: f.device,
 		Warmup: f.warmup, Iters: f.iters, CPUIters: f.cpuIters, Seed: f.pf.seed, Progress: prog.Writer(),
+		Emit: emit, Budget: f.timeBudget,
 	}
-	return spmv.RunSpMV(ctx, cfg)
+	res, err := spmv.RunSpMV(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	out := []*spmv.Result{res}
+	if len(st.orders) == 0 {
+		return out, nil
+	}
+	// The renumbered inputs: the kernels that need no schedule, cuSPARSE's
+	// among them, on the matrix as a library would get it.
+	rf := reorderFlags{pf: f.pf, blockSize: f.reorderB, cache: f.cache}
+	label := cfg.Input
+	cfg.Kernels = slices.DeleteFunc(slices.Clone(st.kernels), spmv.Kernel.UsesSchedule)
+	cfg.Schedule, cfg.Methods = nil, nil
+	for _, o := range st.orders {
+		t0 := time.Now()
+		rows, cols, err := rf.orderOf(ctx, in, o, prog, c.ErrOrStderr())
+		if err != nil {
+			return nil, fmt.Errorf("%s, --reorder %s: %w", label, o, err)
+		}
+		prog.Printf("%s: %s order in %.1f s", label, o, time.Since(t0).Seconds())
+		cfg.Input, cfg.Matrix = label+"~"+o, permuted(used, rows, cols)
+		r, err := spmv.RunSpMV(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 // inputLabel names an input of readSpMV in tables: a generated

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,9 +89,26 @@ func TestSpMVCommandFormatsAndReport(t *testing.T) {
 			t.Errorf("report.md lacks %q:\n%s", want, md)
 		}
 	}
-	out, _, code, _ = executeStreams(t, "spmv", writeFile(t, "a.mtx", small), "-b", "32", "--format", "json", "--quiet")
-	if code != 0 || !strings.HasPrefix(strings.TrimSpace(out), "[") {
-		t.Errorf("json: exit %d: %s", code, out)
+	// JSON Lines: the rows as measured, then the input's result; with
+	// --reorder, each renumbered input follows with its own lines.
+	out, errOut, code, _ = executeStreams(t, "spmv", writeFile(t, "a.mtx", small), "-b", "32", "--format", "json", "--reorder", "rcm,spac", "--quiet")
+	if code != 0 {
+		t.Fatalf("json: exit %d: %s", code, errOut)
+	}
+	var results []string
+	for i, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("json line %d: %v: %s", i, err, line)
+		}
+		if v["type"] == "result" {
+			results = append(results, v["input"].(string))
+		} else if v["type"] != "row" {
+			t.Errorf("json line %d: type %v", i, v["type"])
+		}
+	}
+	if want := []string{"a.mtx", "a.mtx~rcm", "a.mtx~spac"}; !slices.Equal(results, want) {
+		t.Errorf("json results %v, want %v", results, want)
 	}
 }
 
@@ -143,6 +162,9 @@ func TestSpMVCommandUsage(t *testing.T) {
 		{"overflow", []string{"spmv", in, "--overflow", "never"}},
 		{"gen scale", []string{"spmv", "gen:cant@x"}},
 		{"unknown flag", []string{"spmv", in, "--bogus"}},
+		{"negative budget", []string{"spmv", in, "--budget", "-1"}},
+		{"unknown order", []string{"spmv", in, "--reorder", "amd"}},
+		{"reorder block size", []string{"spmv", in, "--reorder", "spac", "--reorder-block-size", "100"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, errOut, code, _ := executeStreams(t, tc.args...); code != 2 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -25,9 +26,13 @@ const (
 	orderRCM  = "rcm"
 	orderND   = "nd"
 	orderSPAC = "spac"
+	// orderRandom is a uniformly random numbering (seeded): how an
+	// unstructured mesh or a crawled graph may come, and the worst case
+	// the other orders are measured against.
+	orderRandom = "random"
 )
 
-var orderNames = []string{orderNone, orderRCM, orderND, orderSPAC}
+var orderNames = []string{orderNone, orderRCM, orderND, orderSPAC, orderRandom}
 
 // reorderFlags are the flags that say how an order is computed.
 type reorderFlags struct {
@@ -84,6 +89,16 @@ func (f *reorderFlags) orderOf(ctx context.Context, in *pipeline.Input, name str
 	switch name {
 	case orderNone:
 		return identity(m.NRows), identity(m.NCols), nil
+	case orderRandom:
+		rng := rand.New(rand.NewPCG(uint64(f.pf.seed), 0x7e0d))
+		rows = identity(m.NRows)
+		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		if m.NRows == m.NCols {
+			return rows, rows, nil
+		}
+		cols = identity(m.NCols)
+		rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
+		return rows, cols, nil
 	case orderRCM, orderND:
 		n, ptr, adj := patternGraph(m)
 		var perm []int32
@@ -237,8 +252,10 @@ Orders (--order):
   nd    METIS nested dissection (METIS_NodeND): halves numbered one after
         the other, separators last; the fill-reducing order of direct
         solvers.
+  random  a uniformly random numbering (seeded by --seed): a mesh or graph
+        as it may come, without the locality of its generator's order.
   none  the input's numbering (to compare against).
-rcm and nd number a square matrix symmetrically (the graph of A + A^T: the
+rcm, nd and random number a square matrix symmetrically (the graph of A + A^T: the
 same numbering for rows and columns, a symmetric matrix stays symmetric),
 a rectangular one through its bipartite row-column graph.
 

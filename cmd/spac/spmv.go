@@ -48,6 +48,7 @@ type spmvFlags struct {
 	timeBudget float64
 	reorders   string
 	reorderB   int
+	renumber   string
 }
 
 func spmvCommand(env environment) *cobra.Command {
@@ -95,8 +96,10 @@ whose first 3 timed runs take more than F times the fastest correct kernel
 of its precision so far keeps those 3 runs and a note instead of its full
 --iters.
 
+--renumber ORDER renumbers each input before anything else (random: a
+mesh or graph as it may come, without its generator's locality).
 --reorder LIST also multiplies each input renumbered by each order
-(none, rcm, nd, spac: see 'spac reorder --help'; spac partitions with
+(none, rcm, nd, spac, random: see 'spac reorder --help'; spac partitions with
 --reorder-block-size nonzeros per part) with the kernels that need no
 schedule, cuSPARSE's included, as inputs named IN~ORDER: the locality a
 renumbering gives any library's CSR kernel, next to the SPAC kernels.
@@ -136,6 +139,7 @@ cuSPARSE's best path, by input and precision) and DIR/results.csv; --merge adds 
 	fl.Float64Var(&f.genScale, "gen-scale", 1, "gen: inputs: factor on the number of rows of a preset (as 'spac gen --scale')")
 	fl.Float64Var(&f.timeBudget, "budget", 0, "skip the full timing of a GPU kernel whose first 3 runs take over this many times the fastest so far (0: time every kernel fully)")
 	fl.StringVar(&f.reorders, "reorder", "", "also multiply each input renumbered by these orders, comma-separated: "+strings.Join(orderNames, ", ")+" (kernels without a schedule, as input IN~ORDER)")
+	fl.StringVar(&f.renumber, "renumber", "", "renumber each input by this order before anything else, as input IN~ORDER (random: a mesh or graph without its generator's locality; "+strings.Join(orderNames, ", ")+")")
 	fl.IntVar(&f.reorderB, "reorder-block-size", 1024, "--reorder spac: nonzeros per part of the partition the order numbers part by part")
 	return c
 }
@@ -156,6 +160,7 @@ type spmvSetup struct {
 	precisions []spmv.Precision
 	sopts      schedule.Options
 	orders     []string
+	renumber   string
 }
 
 func (f *spmvFlags) parse() (*spmvSetup, error) {
@@ -186,6 +191,17 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 	}
 	if st.orders, err = parseOrders("reorder", f.reorders); err != nil {
 		return nil, err
+	}
+	renumber, err := parseOrders("renumber", f.renumber)
+	if err != nil {
+		return nil, err
+	}
+	switch len(renumber) {
+	case 0:
+	case 1:
+		st.renumber = renumber[0]
+	default:
+		return nil, usagef("--renumber takes one order")
 	}
 	if st.precisions, err = precision.ParseList(f.precisions); err != nil {
 		return nil, usagef("--precision: %v", err)
@@ -311,6 +327,17 @@ func spmvOne(c *cobra.Command, path string, f *spmvFlags, st *spmvSetup, prog *p
 	}
 	m, used := in.Matrix, in.Used
 	prog.Printf("%s: %d x %d, %d entries to multiply (read in %.1f s)", m.Name, m.NRows, m.NCols, used.NNZ(), time.Since(start).Seconds())
+	rf := reorderFlags{pf: f.pf, blockSize: f.reorderB, cache: f.cache}
+	label := inputLabel(path, m)
+	if st.renumber != "" {
+		rows, cols, err := rf.orderOf(ctx, in, st.renumber, prog, c.ErrOrStderr())
+		if err != nil {
+			return nil, fmt.Errorf("%s, --renumber %s: %w", label, st.renumber, err)
+		}
+		used = permuted(used, rows, cols)
+		in = &pipeline.Input{Matrix: used, Used: used, Model: in.Model, Generated: in.Generated}
+		label += "~" + st.renumber
+	}
 	cache := f.cache.open(c.ErrOrStderr())
 	schedFn := func(ctx context.Context, method string, b int) (*schedule.Schedule, error) {
 		pc, err := f.pf.config(method)
@@ -323,7 +350,7 @@ func spmvOne(c *cobra.Command, path string, f *spmvFlags, st *spmvSetup, prog *p
 		return s, err
 	}
 	cfg := spmv.SpMVConfig{
-		Input: inputLabel(path, m), Matrix: used, Precisions: st.precisions, BlockSizes: st.blockSizes,
+		Input: label, Matrix: used, Precisions: st.precisions, BlockSizes: st.blockSizes,
 		Kernels: st.kernels, Methods: st.names, Schedule: schedFn, GPU: f.useGPU, Device: f.device,
 		Warmup: f.warmup, Iters: f.iters, CPUIters: f.cpuIters, Seed: f.pf.seed, Progress: prog.Writer(),
 		Emit: emit, Budget: f.timeBudget,
@@ -338,8 +365,6 @@ func spmvOne(c *cobra.Command, path string, f *spmvFlags, st *spmvSetup, prog *p
 	}
 	// The renumbered inputs: the kernels that need no schedule, cuSPARSE's
 	// among them, on the matrix as a library would get it.
-	rf := reorderFlags{pf: f.pf, blockSize: f.reorderB, cache: f.cache}
-	label := cfg.Input
 	cfg.Kernels = slices.DeleteFunc(slices.Clone(st.kernels), spmv.Kernel.UsesSchedule)
 	cfg.Schedule, cfg.Methods = nil, nil
 	for _, o := range st.orders {

@@ -176,3 +176,29 @@ func TestSpMVCommandUsage(t *testing.T) {
 		t.Errorf("a missing file: exit %d, want 1", code)
 	}
 }
+
+// TestSpMVRenumber: --renumber random measures the input under a random
+// numbering, under its own name, and the products still agree with the
+// reference of the renumbered matrix.
+func TestSpMVRenumber(t *testing.T) {
+	t.Setenv("SPAC_CACHE_DIR", filepath.Join(t.TempDir(), "cache"))
+	out, errOut, code, _ := executeStreams(t, "spmv", "gen:stencil2d:nx=12,ny=10,points=5", "-b", "32", "--renumber", "random", "--format", "csv", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rows, err := spmv.ReadCSV(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if !strings.HasSuffix(r.Input, "~random") || !r.OK {
+			t.Errorf("row %s %s: ok %v", r.Input, r.Kernel, r.OK)
+		}
+	}
+	if len(rows) == 0 {
+		t.Error("no rows")
+	}
+	if _, errOut, code, _ := executeStreams(t, "spmv", "gen:stencil2d:nx=12,ny=10,points=5", "--renumber", "rcm,nd"); code != 2 {
+		t.Errorf("two orders to --renumber: exit %d: %s", code, errOut)
+	}
+}

@@ -1,6 +1,7 @@
 package spmv
 
 import (
+	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -140,6 +141,51 @@ func rowRecord(r Row) []string {
 		strconv.Itoa(r.Reps), strconv.FormatInt(r.MinBytes, 10), f(r.GBps), f(r.CopyFraction), f(r.Speedup),
 		strconv.FormatInt(r.PredBytes, 10), strconv.Itoa(r.Blocks), strconv.Itoa(r.SharedBytes), f(r.MaxRelErr),
 		strconv.FormatBool(r.OK), r.Note, f(r.FormatBytes)}
+}
+
+// ReadRows reads the rows of a run's output, CSV (WriteCSV) or JSON Lines
+// (WriteJSONRow; the result lines are skipped), telling them apart by the
+// first character.
+func ReadRows(r io.Reader) ([]Row, error) {
+	br := bufio.NewReader(r)
+	for {
+		b, err := br.Peek(1)
+		if err == io.EOF {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the results: %w", err)
+		}
+		if b[0] != ' ' && b[0] != '\n' && b[0] != '\r' && b[0] != '\t' {
+			break
+		}
+		br.ReadByte()
+	}
+	if b, _ := br.Peek(1); b[0] != '{' {
+		return ReadCSV(br)
+	}
+	dec := json.NewDecoder(br)
+	var rows []Row
+	for line := 1; ; line++ {
+		var v struct {
+			Type string `json:"type"`
+			Row
+		}
+		err := dec.Decode(&v)
+		if err == io.EOF {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("results, JSON value %d: %w", line, err)
+		}
+		switch v.Type {
+		case "row":
+			rows = append(rows, v.Row)
+		case "result":
+		default:
+			return nil, fmt.Errorf("results, JSON value %d: type %q, want row or result", line, v.Type)
+		}
+	}
 }
 
 // ReadCSV reads rows that WriteCSV wrote (any number of files concatenated,

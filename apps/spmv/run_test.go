@@ -231,6 +231,12 @@ func TestFormats(t *testing.T) {
 	if err := WriteJSONResult(&js, res[0]); err != nil {
 		t.Fatal(err)
 	}
+	if back, err := ReadRows(bytes.NewReader(js.Bytes())); err != nil || len(back) != len(res[0].Rows) || back[0].Kernel != res[0].Rows[0].Kernel {
+		t.Errorf("ReadRows of JSON Lines: %d rows, %v", len(back), err)
+	}
+	if back, err := ReadRows(strings.NewReader("\n" + twice)); err != nil || len(back) != 2*len(rows) {
+		t.Errorf("ReadRows of CSV: %d rows, %v", len(back), err)
+	}
 	lines := strings.Split(strings.TrimSpace(js.String()), "\n")
 	if len(lines) != len(res[0].Rows)+1 {
 		t.Fatalf("JSON Lines: %d lines for %d rows and a result", len(lines), len(res[0].Rows))

@@ -107,7 +107,7 @@ renumbering gives any library's CSR kernel, next to the SPAC kernels.
 --report DIR writes DIR/report.md (summary against the goals, every row),
 DIR/speedup.svg and DIR/speedup.png (the best SPAC kernel's speedup over
 cuSPARSE's best path, by input and precision) and DIR/results.csv; --merge adds rows of earlier
---format csv output (or results.csv files), and with no IN only renders.`,
+--format csv or json output (or results.csv files), and with no IN only renders.`,
 		Example: `  spac spmv bcsstk13.mtx.gz                                   # CPU only
   spac spmv gen:cant --gpu --block-size 256,512,1024 --precision fp32,fp64
   spac spmv web.mtx --gpu --kernels spac-seg,spac-ldg-x4,cusparse-csr,cusparse-coo --format csv --budget 3
@@ -131,7 +131,7 @@ cuSPARSE's best path, by input and precision) and DIR/results.csv; --merge adds 
 	fl.IntVar(&f.device, "device", 0, "GPU ordinal")
 	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
 	fl.StringVar(&f.report, "report", "", "write report.md, speedup.svg, speedup.png and results.csv into this directory")
-	fl.StringArrayVar(&f.merge, "merge", nil, "add the rows of this CSV file (from --format csv or results.csv) to the report; repeatable")
+	fl.StringArrayVar(&f.merge, "merge", nil, "add the rows of this file (--format csv or json output, or a results.csv) to the report; repeatable")
 	fl.StringVar(&f.title, "title", "", "title of the report")
 	fl.StringVar(&f.budget, "smem-budget", "48KiB", "shared memory a block of a schedule may use, 1KiB to 48KiB (the kernels do not opt into more)")
 	fl.StringVar(&f.overflow, "overflow", "auto", "when a block's x and y exceed the budget: auto, split or readonly (see 'spac schedule --help')")
@@ -420,7 +420,7 @@ func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*spmv.Result, 
 		if err != nil {
 			return err
 		}
-		more, err := spmv.ReadCSV(fh)
+		more, err := spmv.ReadRows(fh)
 		fh.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)

@@ -110,6 +110,17 @@ func TestSpMVCommandFormatsAndReport(t *testing.T) {
 	if want := []string{"a.mtx", "a.mtx~rcm", "a.mtx~spac"}; !slices.Equal(results, want) {
 		t.Errorf("json results %v, want %v", results, want)
 	}
+	// JSON output merges into a report like CSV.
+	jsonPath := filepath.Join(dir, "run.jsonl")
+	if err := os.WriteFile(jsonPath, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code, _ = executeStreams(t, "spmv", "--merge", jsonPath, "--report", filepath.Join(dir, "r2")); code != 0 {
+		t.Fatalf("render from JSON: exit %d: %s", code, errOut)
+	}
+	if md, _ := os.ReadFile(filepath.Join(dir, "r2", "report.md")); !strings.Contains(string(md), "a.mtx~rcm") {
+		t.Errorf("the report from JSON lacks the renumbered input:\n%s", md)
+	}
 }
 
 // checkReportFiles checks that a report directory holds the files, none

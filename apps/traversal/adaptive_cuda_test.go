@@ -227,7 +227,7 @@ func TestAdaptiveConformance(t *testing.T) {
 // sweepOnce sweeps roots of g with every per-level strategy and checks
 // what a sweep promises: no fault, a valid oracle at every level, rows
 // that the strict reader accepts.
-func sweepOnce(t *testing.T, e *Engine, g *graph.Graph, name, family string, roots []int32) []*SweepRoot {
+func sweepOnce(t *testing.T, e *Engine, g *graph.Graph, name, family string, roots []int32, onDevice bool) []*SweepRoot {
 	t.Helper()
 	stats := adaptive.StatsOf(g)
 	info := adaptive.NewGraphInfo(name, family, stats)
@@ -240,7 +240,7 @@ func sweepOnce(t *testing.T, e *Engine, g *graph.Graph, name, family string, roo
 	var out []*SweepRoot
 	for i, root := range roots {
 		start := time.Now()
-		r, err := e.SweepBFS(context.Background(), root, PerLevelStrategies(), SweepOptions{Warmup: i == 0})
+		r, err := e.SweepBFS(context.Background(), root, PerLevelStrategies(), SweepOptions{Warmup: i == 0, OnDevice: onDevice})
 		if err != nil {
 			w.Abort()
 			t.Fatalf("%s root %d: %v", name, root, err)
@@ -294,7 +294,21 @@ func TestSweepSmallGraphs(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer e.Close()
-			sweepOnce(t, e, c.g, c.name, c.family, benchRoots(c.g, 2))
+			sweepOnce(t, e, c.g, c.name, c.family, benchRoots(c.g, 2), false)
+			// the same with the device's bodies timed in ad_level, then a
+			// device-decided search on the same engine
+			sweepOnce(t, e, c.g, c.name, c.family, benchRoots(c.g, 2), true)
+			root := benchRoots(c.g, 1)[0]
+			r, tr, err := e.BFSAdaptive(context.Background(), root, chainModel(t, deviceStrategies(), []int{bodyDOBeamer, bodyEdgeList}), AdaptiveOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tr.OnDevice {
+				t.Fatal("the search after the sweep was not decided on the device")
+			}
+			if err := validate.BFS(c.g, root, r.Parent, r.Depth); err != nil {
+				t.Fatal(err)
+			}
 		})
 	}
 }
@@ -372,7 +386,7 @@ func TestAdaptiveBench(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("graph %s: %d vertices, %d arcs", bg.name, bg.g.NumVertices, bg.g.NumArcs())
-		bg.sweeps = sweepOnce(t, e, bg.g, bg.name, bg.family, bg.roots)
+		bg.sweeps = sweepOnce(t, e, bg.g, bg.name, bg.family, bg.roots, false)
 		bg.info = adaptive.NewGraphInfo(bg.name, bg.family, adaptive.StatsOf(bg.g))
 		bg.info.Generator = bg.name
 		e.Close()

@@ -123,11 +123,23 @@ type deviceState struct {
 	tree  *gpu.Buffer // header and nodes, adMaxNodes of room
 	log   *gpu.Buffer // adLogLevels rows of 4 uint64
 	model *ModelChooser
+	leaf  bool // the tree buffer holds a single leaf (no model yet)
 }
 
-// adLevel is ad_level's launch: every array a body of the tree may read
-// (the COO arcs, the in-arcs and their COO, do-beamer's big list).
+// adLevel is ad_level's launch for a search: every array a body of the
+// tree may read (the COO arcs, the in-arcs and their COO, do-beamer's big
+// list), no ring.
 func (e *Engine) adLevel() ([]func() error, error) {
+	l, err := e.adLevelLaunch(0)
+	if err != nil {
+		return nil, err
+	}
+	return []func() error{l.Run}, nil
+}
+
+// adLevelLaunch is ad_level's launch, posting every level's counters to
+// ring where it is not 0.
+func (e *Engine) adLevelLaunch(ring uint64) (*gpu.Launch, error) {
 	if err := e.needAdaptive(); err != nil {
 		return nil, err
 	}
@@ -152,13 +164,62 @@ func (e *Engine) adLevel() ([]func() error, error) {
 	work := max(e.m, e.inArcCount(), e.n, 1)
 	l, err := e.ad.mod.Launch("ad_level", e.grid(work), threads, adShared, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Ptr(e.src),
 		gpu.Ptr(e.ioff), gpu.Ptr(e.iadj), gpu.Ptr(e.ad.isrc), gpu.Int(int(e.n)), uint64(e.m), uint64(e.inArcCount()),
-		gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.mark), gpu.Ptr(e.ctl), gpu.Int(1), uint64(0),
+		gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.mark), gpu.Ptr(e.ctl), gpu.Int(1), ring,
 		gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.ad.big), gpu.Int(e.opt.TWCWarp), alpha, beta,
 		gpu.Ptr(d.tree), gpu.Ptr(d.log), gpu.Int(adLogLevels))
 	if err != nil {
 		return nil, err
 	}
-	return []func() error{l.Run}, nil
+	if d.model == nil && !d.leaf {
+		// a tree the closers can walk before any model comes: one leaf
+		leaf := make([]byte, adGraphSize+adNodeSize)
+		binary.LittleEndian.PutUint64(leaf[32:], 1)
+		binary.LittleEndian.PutUint32(leaf[adGraphSize+8:], math.MaxUint32) // feature -1
+		if err := gpu.Write(d.tree, leaf, "the adaptive model's tree"); err != nil {
+			return nil, err
+		}
+		d.leaf = true
+	}
+	return l, nil
+}
+
+// planDeviceLevel is the oracle sweep's captured graph of one level of a
+// body in ad_level (OnDevice sweeps): ad_set, ad_level twice (a top-down
+// do-beamer level with big vertices closes in the second; otherwise it
+// returns at once), the post; the level's counters go to the ring.
+func (e *Engine) planDeviceLevel(body int) (*gpu.Graph, error) {
+	key := planKey{a: BFS, s: onDevice, k: -1 - body, mode: modeCounted}
+	if g := e.graphs[key]; g != nil {
+		return g, nil
+	}
+	if err := e.needRing(); err != nil {
+		return nil, err
+	}
+	level, err := e.adLevelLaunch(e.ad.ring.Arg())
+	if err != nil {
+		return nil, err
+	}
+	set, err := e.ad.mod.Launch("ad_set", 1, 1, 0, gpu.Ptr(e.ctl), gpu.Int(body))
+	if err != nil {
+		return nil, err
+	}
+	post, err := e.mod.Launch("post", 1, 1, 0, gpu.Ptr(e.ctl), e.mail.Arg())
+	if err != nil {
+		return nil, err
+	}
+	g, err := e.d.Capture(func() error {
+		for _, f := range []func() error{set.Run, level.Run, level.Run, post.Run} {
+			if err := f(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	e.graphs[key] = g
+	return g, nil
 }
 
 // deviceBegin readies a device-decided search from root (after init and

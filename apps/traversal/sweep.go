@@ -30,6 +30,12 @@ type SweepOptions struct {
 	// Warmup runs every candidate once at level 0, untimed, before the
 	// timed runs: the first launch of a captured graph costs more.
 	Warmup bool
+	// OnDevice times every candidate with a body in ad_level (the
+	// paper's implementations and do-beamer) as that body, the way a
+	// search decided on the device runs it (one launch a level, two for a
+	// top-down do-beamer level with big vertices), instead of as its own
+	// kernels: the data for a model that runs on the device.
+	OnDevice bool
 }
 
 // SweepLevel is one level of a swept search.
@@ -353,6 +359,7 @@ type engineSweep struct {
 	e        *Engine
 	level    int   // the saved state's level
 	frontier int64 // and its frontier's entries
+	onDevice bool  // SweepOptions.OnDevice
 }
 
 func (w *engineSweep) launch(name string, grid, block int, args ...uint64) error {
@@ -425,6 +432,9 @@ func judged(err error) bool {
 func (w *engineSweep) try(s Strategy, L int) (trial, error) {
 	e, sw := w.e, w.e.ad.sweep
 	g, err := e.planCounted(s, 1, 0)
+	if body, ok := deviceBody(s); ok && w.onDevice {
+		g, err = e.planDeviceLevel(body)
+	}
 	if judged(err) {
 		return trial{fail: err}, nil
 	}
@@ -552,7 +562,7 @@ func (e *Engine) SweepBFS(ctx context.Context, root int32, cands []Strategy, opt
 	if err := e.needSweep(); err != nil {
 		return nil, err
 	}
-	r, err := sweepRoot(ctx, &engineSweep{e: e}, e.g, e.stats(), root, cands, opt)
+	r, err := sweepRoot(ctx, &engineSweep{e: e, onDevice: opt.OnDevice}, e.g, e.stats(), root, cands, opt)
 	if err != nil {
 		_ = e.d.Sync("a sweep that failed")
 	}

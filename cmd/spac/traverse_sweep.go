@@ -34,6 +34,7 @@ type sweepFlags struct {
 	dir          string
 	name, family string
 	reps         int
+	onDevice     bool
 	format       outputFormat
 }
 
@@ -105,6 +106,7 @@ thousands of levels takes minutes per root).`,
 	fl.StringVar(&f.name, "name", "", "the graph's name in the files (letters, digits, . _ + -; default: from GRAPH)")
 	fl.StringVar(&f.family, "family", "", "the graph's family: kron, road, web, social, mesh, ... (default: the generator's name, or file)")
 	fl.IntVar(&f.reps, "reps", 1, "time each candidate this many times per level and keep the least")
+	fl.BoolVar(&f.onDevice, "on-device", false, "time the paper's implementations and do-beamer as bodies of the device-decided adaptive kernel (ad_level), as a model that runs on the device uses them")
 	registerFormat(c, &f.format, formatTable, formatJSON)
 	return c
 }
@@ -269,6 +271,9 @@ func runTraverseSweep(c *cobra.Command, arg string, f *sweepFlags) error {
 	}
 	info.Notes = fmt.Sprintf("oracle sweep ('spac traverse sweep'): %d roots (seed %d), %d candidates, the least of %d timing(s) per level and candidate; every level checked against the CPU reference",
 		len(roots), f.tf.seed, len(cands), f.reps)
+	if f.onDevice {
+		info.Notes += "; --on-device: the paper's implementations and do-beamer timed as bodies of the device-decided kernel (ad_level)"
+	}
 	if err := os.MkdirAll(f.dir, 0o777); err != nil {
 		return err
 	}
@@ -287,7 +292,7 @@ func runTraverseSweep(c *cobra.Command, arg string, f *sweepFlags) error {
 	var sweepErr error
 	for i, root := range roots {
 		bar.Describe(fmt.Sprintf("sweep root %d", root))
-		r, err := e.SweepBFS(ctx, root, cands, engine.SweepOptions{Reps: f.reps, Warmup: i == 0})
+		r, err := e.SweepBFS(ctx, root, cands, engine.SweepOptions{Reps: f.reps, Warmup: i == 0, OnDevice: f.onDevice})
 		if r != nil {
 			for _, row := range r.Rows() {
 				if werr := w.Write(row); werr != nil {

@@ -693,6 +693,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 8) do_finish(const long lo
 #define C_CHOICE 16 // the body of the current level
 #define C_PHASE 17  // 1: the current level's big list waits for its second launch
 #define C_QOK 18    // the current level's queue is whole
+#define C_STOP 19   // ad_level runs no level from this one on (the sweep's one level)
 #define C_DISC 142  // u64: vertices discovered so far, the frontier's included
 
 // The bodies (the host's deviceBody): the paper's implementations by
@@ -750,15 +751,18 @@ __device__ int ad_choose(const AdGraph& g, const AdNode* tree, int level, double
     f[F_GROWTH] = nf / fmax(prev, 1.0);
     f[F_F2U] = mf / fmax(unexplored, 1.0);
     int i = 0;
-    while (tree[i].feature >= 0) i = f[tree[i].feature] <= tree[i].thr ? tree[i].left : tree[i].right;
+    for (int step = 0; tree[i].feature >= 0 && step < AD_MAXNODES; step++) // (the host checked the tree: the bound is a guard)
+        i = f[tree[i].feature] <= tree[i].thr ? tree[i].left : tree[i].right;
     return tree[i].body;
 }
 
 // ad_close is finish_level for ad_level, run by the closer: the level
 // closed and its counters moved on as there (nothing posted: the log
 // holds them), then the next level's body chosen, and the level's row of
-// the log written (its frontier's counters and the body that runs it).
-__device__ void ad_close(int* ctl, const AdGraph& g, const AdNode* tree, int bu, bool queued, u64* log, int logCap) {
+// the log written (its frontier's counters and the body that runs it);
+// with a ring (the sweep's) the counters are posted there too.
+__device__ void ad_close(int* ctl, const AdGraph& g, const AdNode* tree, int bu, bool queued, u64* ring, u64* log,
+                         int logCap) {
     volatile int* c = ctl;
     int prev = c[C_IN];
     int out, level = advance(ctl, bu, &out);
@@ -766,7 +770,7 @@ __device__ void ad_close(int* ctl, const AdGraph& g, const AdNode* tree, int bu,
     c[C_QOK] = queued;
     unsigned mx = (unsigned)c[C_MAXD];
     u64 mf = *(volatile u64*)&ctl[C_MF];
-    close_counters(ctl, nullptr, level, out);
+    close_counters(ctl, ring, level, out);
     volatile u64* disc_w = (volatile u64*)&ctl[C_DISC];
     u64 disc = *disc_w + (u64)out;
     *disc_w = disc;
@@ -797,7 +801,7 @@ struct AdShared { // ad_finish's shared memory, one copy for every body
     int last;
 };
 template <int CNT>
-__device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool queued, bool split, u64* log,
+__device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool queued, bool split, u64* ring, u64* log,
                           int logCap) {
     extern __shared__ AdShared ad_shared[];
     AdShared& sh = ad_shared[0];
@@ -824,11 +828,11 @@ __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool que
     __syncthreads();
     if (threadIdx.x != 0) return;
     c[C_TICKET] = 0;
-    ad_close(ctl, s_g, s_tree, bu, queued, log, logCap);
+    ad_close(ctl, s_g, s_tree, bu, queued, ring, log, logCap);
 }
 
-// ad_level: the paper's arguments (count ignored: always counted; ring
-// unused), do-beamer's, the tree (header and nodes) and the log (4 words a
+// ad_level: the paper's arguments (count ignored: always counted; ring,
+// where not null, gets the counters of every level closed), do-beamer's, the tree (header and nodes) and the log (4 words a
 // level: vertices, out-arcs and largest degree of its frontier, its body;
 // logCap levels).
 extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(PARGS, int* q0, int* q1, int* big, int twarp,
@@ -836,7 +840,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(PARGS, int* q0
                                                                int logCap) {
     __shared__ int s_nin, s_L, s_body, s_phase, s_qok, s_bu;
     if (threadIdx.x == 0) {
-        s_nin = ctl_word(ctl, C_IN);
+        s_nin = ctl_word(ctl, C_LEVEL) >= ctl_word(ctl, C_STOP) ? 0 : ctl_word(ctl, C_IN);
         s_L = ctl_word(ctl, C_LEVEL);
         s_body = ctl_word(ctl, C_CHOICE);
         s_phase = ctl_word(ctl, C_PHASE);
@@ -856,21 +860,21 @@ extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(PARGS, int* q0
     if (s_phase) { // do-beamer's big list
         Tally t{};
         do_big_part(off, adj, depth, parent, visited, ctl, qout, big, L, t);
-        ad_finish<CNT_BLOCK>(ctl, t, tg, 0, true, false, log, logCap);
+        ad_finish<CNT_BLOCK>(ctl, t, tg, 0, true, false, ring, log, logCap);
         return;
     }
     switch (s_body) {
 #define AD_CNT(base, fn)                                                                                          \
-    case base + CNT_ATOMIC: ad_finish<CNT_ATOMIC>(ctl, fn<CNT_ATOMIC>(PASS, L), tg, 0, false, false, log, logCap); break; \
-    case base + CNT_WARP: ad_finish<CNT_WARP>(ctl, fn<CNT_WARP>(PASS, L), tg, 0, false, false, log, logCap); break;       \
-    case base + CNT_BLOCK: ad_finish<CNT_BLOCK>(ctl, fn<CNT_BLOCK>(PASS, L), tg, 0, false, false, log, logCap); break;
+    case base + CNT_ATOMIC: ad_finish<CNT_ATOMIC>(ctl, fn<CNT_ATOMIC>(PASS, L), tg, 0, false, false, ring, log, logCap); break; \
+    case base + CNT_WARP: ad_finish<CNT_WARP>(ctl, fn<CNT_WARP>(PASS, L), tg, 0, false, false, ring, log, logCap); break;       \
+    case base + CNT_BLOCK: ad_finish<CNT_BLOCK>(ctl, fn<CNT_BLOCK>(PASS, L), tg, 0, false, false, ring, log, logCap); break;
         AD_CNT(B_EL, edge_list_t)
         AD_CNT(B_REL, rev_edge_list_t)
         AD_CNT(B_VPUSH, vertex_push_t)
         AD_CNT(B_VPULL, vertex_pull_t)
 #undef AD_CNT
 #define AD_VW(i, w) \
-    case B_VW + i: ad_finish<CNT_WARP>(ctl, vw_push_t<w, CNT_WARP>(PASS, L), tg, 0, false, false, log, logCap); break;
+    case B_VW + i: ad_finish<CNT_WARP>(ctl, vw_push_t<w, CNT_WARP>(PASS, L), tg, 0, false, false, ring, log, logCap); break;
         AD_VW(0, 2)
         AD_VW(1, 4)
         AD_VW(2, 8)
@@ -881,11 +885,11 @@ extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(PARGS, int* q0
         if (s_bu) {
             Tally t{};
             do_pull_part(off, ioff, iadj, n, depth, parent, visited, ctl, L, t);
-            ad_finish<CNT_BLOCK>(ctl, t, tg, 1, false, false, log, logCap);
+            ad_finish<CNT_BLOCK>(ctl, t, tg, 1, false, false, ring, log, logCap);
         } else {
             Tally t = do_push_t(off, adj, n, depth, parent, visited, ctl, (L & 1) ? q1 : q0, qout, big, twarp, L, nin,
                                 !s_qok);
-            ad_finish<CNT_BLOCK>(ctl, t, tg, 0, true, true, log, logCap);
+            ad_finish<CNT_BLOCK>(ctl, t, tg, 0, true, true, ring, log, logCap);
         }
     }
 }
@@ -898,7 +902,19 @@ extern "C" __global__ void ad_begin(int* ctl, int body) {
     ctl[C_CHOICE] = body;
     ctl[C_PHASE] = 0;
     ctl[C_QOK] = 1;
+    ctl[C_STOP] = 0x7fffffff;
     *(u64*)&ctl[C_DISC] = 1;
+    __threadfence();
+}
+
+// ad_set: the oracle sweep's level of body `body` from a saved state
+// (whose queue is whole): the next ad_level runs it, and no level after.
+extern "C" __global__ void ad_set(int* ctl, int body) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    ctl[C_CHOICE] = body;
+    ctl[C_PHASE] = 0;
+    ctl[C_QOK] = 1;
+    ctl[C_STOP] = ctl[C_LEVEL] + 1;
     __threadfence();
 }
 

@@ -398,7 +398,7 @@ func (s *SpMV) newCuSPARSE(k Kernel, op *Op) (*cusparse.SpMV, error) {
 		a.Format = cusparse.COO
 		op.FormatBytes = int64(m.NNZ()) * (w + 8)
 	case CuSPARSESELL:
-		sell, err := NewSELL(m, SELLSliceSize)
+		sell, err := m.SELL()
 		if err != nil {
 			return nil, err
 		}
@@ -414,7 +414,7 @@ func (s *SpMV) newCuSPARSE(k Kernel, op *Op) (*cusparse.SpMV, error) {
 			return nil, err
 		}
 	case CuSPARSEBSR:
-		bsr, err := NewBSR(m)
+		bsr, err := m.BSR()
 		if err != nil {
 			return nil, err
 		}

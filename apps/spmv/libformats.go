@@ -96,7 +96,7 @@ func NewBSR(m *Matrix) (*BSR, error) {
 			continue
 		}
 		n := bsrBlocks(m, d, nil)
-		if float64(n*d*d) > MaxPadding*float64(m.NNZ()) || int64(n)*int64(d*d) > math.MaxInt32 {
+		if n < 0 || float64(n*d*d) > MaxPadding*float64(m.NNZ()) || int64(n)*int64(d*d) > math.MaxInt32 {
 			continue
 		}
 		// Bytes of the values and one int32 column per block; the block
@@ -115,9 +115,13 @@ func NewBSR(m *Matrix) (*BSR, error) {
 }
 
 // bsrBlocks counts the nonzero blocks of size d; with b not nil it also
-// fills b's arrays (b.RowPtr allocated, the others made here).
+// fills b's arrays (b.RowPtr allocated, the others made here). Counting
+// alone gives up (-1) once a sixteenth of the entries shows more than
+// MaxPadding slots per entry, so that a large matrix without blocks costs
+// little per block size tried.
 func bsrBlocks(m *Matrix, d int, b *BSR) int {
 	total := 0
+	probe := m.NNZ() / 16
 	var cols []int32
 	if b != nil {
 		b.Col = make([]int32, 0, b.NNZ)
@@ -144,6 +148,22 @@ func bsrBlocks(m *Matrix, d int, b *BSR) int {
 			b.RowPtr[br+1] = int32(base + len(cols))
 		}
 		total += len(cols)
+		if seen := int(m.RowPtr[(br+1)*d]); b == nil && seen >= probe && float64(total*d*d) > MaxPadding*float64(seen) {
+			return -1
+		}
 	}
 	return total
+}
+
+// SELL is m's sliced ELL form (SELLSliceSize rows a slice), built on the
+// first call and kept for the next precision.
+func (m *Matrix) SELL() (*SELL, error) {
+	m.sellOnce.Do(func() { m.sell, m.sellErr = NewSELL(m, SELLSliceSize) })
+	return m.sell, m.sellErr
+}
+
+// BSR is m's BSR form (NewBSR), built on the first call and kept.
+func (m *Matrix) BSR() (*BSR, error) {
+	m.bsrOnce.Do(func() { m.bsr, m.bsrErr = NewBSR(m) })
+	return m.bsr, m.bsrErr
 }

@@ -3,6 +3,7 @@ package spmv
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/schedule"
@@ -20,6 +21,13 @@ type Matrix struct {
 	Val          []float64
 	MaxRowNNZ    int // entries in the longest row
 	Duplicates   int // entries at the position of the entry before them (they add up)
+
+	// The library formats, built on first use for every precision
+	// (libformats.go).
+	sellOnce, bsrOnce sync.Once
+	sell              *SELL
+	bsr               *BSR
+	sellErr, bsrErr   error
 }
 
 // NNZ is the number of stored entries.

@@ -36,9 +36,19 @@
 //   - spac-smem-x4, spac-ldg-x4: the same schedules with four consecutive
 //     tasks per thread (B/4 threads for a schedule of block size B), whose
 //     slot data comes in 16-byte loads.
-//   - cusparse-csr, cusparse-csr-alg2, cusparse-coo: cusparseSpMV with the
-//     CSR default algorithm, CSR_ALG2, and COO (preprocessed once where the
-//     library has cusparseSpMV_preprocess, CUDA 12.4 on).
+//   - spac-seg: the SPAC schedule with four tasks per thread that reads, per
+//     slot, only the value and the uint16 block-local x address, and per
+//     thread one precomputed descriptor of its rows (seg.go: the format, and a
+//     CPU emulation of the kernel the unit tests check); runs summed in the
+//     thread, one segmented warp scan with precomputed segment starts, the
+//     warps' carries combined once per block, every row stored once per
+//     block, plainly where the block owns it.
+//   - cusparse-csr, cusparse-csr-alg2, cusparse-coo, cusparse-sell,
+//     cusparse-bsr: cusparseSpMV with the CSR default algorithm, CSR_ALG2,
+//     COO, sliced ELL (32 rows a slice) and BSR (libformats.go; the last two
+//     where their padding stays under 3x), preprocessed once where the
+//     library has cusparseSpMV_preprocess (CUDA 12.4 on). Speedups are over
+//     the fastest of them.
 //
 // The SPAC kernels read the schedule's arrays as ScheduleArrays lays them
 // out: per slot the value and the uint16 local x address (or the int32

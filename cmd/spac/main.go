@@ -68,6 +68,7 @@ Typical use:
 	root.AddCommand(newPartitionCmd(), newCompareCmd(), newStatsCmd(), newGenCmd(), newEvaluateCmd())
 	root.AddCommand(scheduleCommands(env)...)
 	root.AddCommand(cfdCommand())
+	root.AddCommand(btreeCommand(), gaussianCommand())
 	root.AddCommand(spmvCommand(env), reorderCommand(env))
 	root.AddCommand(cgCommand(env))
 	root.AddCommand(traverseCommand(problemBFS, env), traverseCommand(problemSSSP, env))

@@ -1,0 +1,122 @@
+//go:build cuda
+
+package btree
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/spac-gpu/spac/gpu"
+)
+
+func openGPU(t *testing.T) *GPU {
+	t.Helper()
+	d, err := gpu.Open(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	g, err := NewGPU(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// Every variant (original, RCM, SPAC with its partition and with
+// contiguous chunks) answers every query as the CPU reference does, at
+// every block size, on generated keys and on a key file read back, with
+// keys held and absent; SPAC blocks with more queries than the default and
+// with the opt-in shared memory of two cached paths at order 1024.
+func TestGPUMatchesCPU(t *testing.T) {
+	g := openGPU(t)
+	cmds := []Command{{Op: 'k', Count: 3000}, {Op: 'j', Count: 2000, Range: 700}}
+	sparse, err := GenerateKeys(KeySpec{N: 60000, Span: 150000, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteKeys(&buf, sparse); err != nil {
+		t.Fatal(err)
+	}
+	read, err := ReadKeys(&buf, "keys.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dense, _ := GenerateKeys(KeySpec{N: 600000, Seed: 3}) // height 2 at order 1024: two cached paths need the opt-in
+	largeShared := false
+	for _, in := range []struct {
+		name string
+		keys []int32
+		size int
+	}{{"dense", dense, 600000}, {"file, sparse", read, 150000}} {
+		bs, err := MakeQueries(cmds, in.size, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, order := range BlockSizes {
+			tr, err := Build(in.keys, BuildOptions{Order: order})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rcm, err := NewRCM(tr, bs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, b := range bs {
+				ref := Reference(tr, b)
+				found := 0
+				for _, v := range ref.A {
+					if v > 0 {
+						found++
+					}
+				}
+				if found == 0 || found == b.Len() && in.size != len(in.keys) {
+					t.Fatalf("%s %s: %d of %d queries find a record", in.name, b.Kind, found, b.Len())
+				}
+				runs := []struct {
+					name  string
+					tree  *Tree
+					ord   []int32
+					sched *Schedule
+				}{
+					{"original", tr, nil, nil},
+					{"rcm", rcm.Tree, rcm.Orders[i], nil},
+					{"spac", tr, nil, schedule(t, tr, b, "spac", DefaultPerBlock(order))},
+					{"spac x4", tr, nil, schedule(t, tr, b, "spac", 4*DefaultPerBlock(order))},
+					{"default", tr, nil, schedule(t, tr, b, "default", DefaultPerBlock(order))},
+				}
+				for _, r := range runs {
+					name := fmt.Sprintf("%s %s order %d (height %d) %s", in.name, b.Kind, order, tr.Height, r.name)
+					res, err := g.Run(r.tree, b, r.ord, r.sched, 3)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					if m := Mismatches(res.Answers, ref); m > 0 {
+						t.Errorf("%s: %d of %d answers differ from the CPU", name, m, b.Len())
+					}
+					if res.Time.Median <= 0 {
+						t.Errorf("%s: no time measured", name)
+					}
+					largeShared = largeShared || res.Shared > 48<<10
+					t.Logf("%s: %.1f us, %d blocks, %d B shared", name, float64(res.Time.Median.Nanoseconds())/1e3, res.Blocks, res.Shared)
+				}
+			}
+		}
+	}
+	if !largeShared {
+		t.Error("no run needed more than 48 KiB of shared memory: the opt-in path went untested")
+	}
+}
+
+// A schedule made for another tree order is refused.
+func TestGPUScheduleMismatch(t *testing.T) {
+	g := openGPU(t)
+	tr, bs := fixture(t, 5000, 64, []Command{{Op: 'k', Count: 100}})
+	other, _ := fixture(t, 5000, 128, nil)
+	s := schedule(t, tr, bs[0], "spac", 2)
+	if _, err := g.Run(other, bs[0], nil, s, 1); err == nil {
+		t.Fatal("a schedule for order 64 ran on a tree of order 128")
+	}
+}

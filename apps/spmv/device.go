@@ -3,7 +3,6 @@ package spmv
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/gpu/cusparse"
@@ -310,18 +309,18 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 	switch k {
 	case CSRScalar:
 		op.Blocks = ceil(m.NRows, blockSize)
-		err = add(launch("csr_scalar", op.Blocks, blockSize, 0, gpu.Int(m.NRows), rowptr, col, val, x, y))
+		err = add(launch(k.entryBase(), op.Blocks, blockSize, 0, gpu.Int(m.NRows), rowptr, col, val, x, y))
 	case CSRVector:
 		op.Blocks = ceil(m.NRows, blockSize/32)
-		err = add(launch("csr_vector", op.Blocks, blockSize, 0, gpu.Int(m.NRows), rowptr, col, val, x, y))
+		err = add(launch(k.entryBase(), op.Blocks, blockSize, 0, gpu.Int(m.NRows), rowptr, col, val, x, y))
 	case COOAtomic:
 		op.steps = append(op.steps, s.clearY)
 		op.Blocks = ceil(m.NNZ(), blockSize)
 		op.FormatBytes = int64(m.NNZ()) * int64(p.Bytes()+8)
-		err = add(launch("coo_atomic", op.Blocks, blockSize, 0, gpu.Int(m.NNZ()), row, col, val, x, y))
-	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg:
+		err = add(launch(k.entryBase(), op.Blocks, blockSize, 0, gpu.Int(m.NNZ()), row, col, val, x, y))
+	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg:
 		a := sched.a
-		if k == SPACSeg && a.Desc == nil {
+		if k.IsSeg() && a.Desc == nil {
 			return nil, fmt.Errorf("%w: %s runs B/4 threads in whole warps, and schedule %s has block size %d, not a multiple of 128", ErrUnsupported, k, a.Label, a.BlockSize)
 		}
 		if k.StagesX() && !a.XStaged {
@@ -343,19 +342,18 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 				return nil, err
 			}
 		}
-		base := strings.ReplaceAll(strings.TrimPrefix(string(k), "spac-"), "-", "_")
 		op.sched = sched
 		op.Blocks = a.Blocks
 		op.Threads = threads
 		op.Shared = a.SharedBytes(k, p)
 		op.FormatBytes = a.FormatBytes(k, p)
-		if k == SPACSeg {
-			err = add(launch("spac_seg", a.Blocks, threads, op.Shared,
+		if k.IsSeg() {
+			err = add(launch(k.entryBase(), a.Blocks, threads, op.Shared,
 				gpu.Ptr(sched.meta), gpu.Ptr(sched.xUnique), gpu.Ptr(sched.yRow), gpu.Ptr(sched.val),
-				gpu.Ptr(sched.xLocal), gpu.Ptr(sched.desc), x, y))
+				gpu.Ptr(sched.xLocal), gpu.Ptr(sched.col), gpu.Ptr(sched.desc), x, y))
 			break
 		}
-		err = add(launch("spac_"+base, a.Blocks, threads, op.Shared,
+		err = add(launch(k.entryBase(), a.Blocks, threads, op.Shared,
 			gpu.Ptr(sched.meta), gpu.Ptr(sched.xUnique), gpu.Ptr(sched.yUniq), gpu.Ptr(sched.yShared),
 			gpu.Ptr(sched.val), gpu.Ptr(sched.xLocal), gpu.Ptr(sched.col), gpu.Ptr(sched.rowStart), x, y))
 	default:

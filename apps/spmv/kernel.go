@@ -33,6 +33,7 @@ const (
 	SPACSharedX4    Kernel = "spac-smem-x4"
 	SPACReadOnlyX4  Kernel = "spac-ldg-x4"
 	SPACSeg         Kernel = "spac-seg"
+	SPACSegLdg      Kernel = "spac-seg-ldg"
 	CuSPARSECSR     Kernel = "cusparse-csr"
 	CuSPARSECSRAlg2 Kernel = "cusparse-csr-alg2"
 	CuSPARSECOO     Kernel = "cusparse-coo"
@@ -42,7 +43,7 @@ const (
 
 // kernels names every kernel, in the order tables show them.
 var kernels = func() *enum.Table[Kernel] {
-	all := []Kernel{CSRScalar, CSRVector, COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg,
+	all := []Kernel{CSRScalar, CSRVector, COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg,
 		CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
 	names := make([]enum.Name[Kernel], len(all))
 	for i, k := range all {
@@ -68,6 +69,8 @@ func (k Kernel) ReadOnlyVariant() Kernel {
 		return SPACReadOnly
 	case SPACSharedX4:
 		return SPACReadOnlyX4
+	case SPACSeg:
+		return SPACSegLdg
 	}
 	return k
 }
@@ -77,11 +80,21 @@ func (k Kernel) ReadOnlyVariant() Kernel {
 // -x4 kernels: a block of B tasks has B/4 threads, which load 16 bytes at a
 // time).
 func (k Kernel) TasksPerThread() int {
-	if k == SPACSharedX4 || k == SPACReadOnlyX4 || k == SPACSeg {
+	if k == SPACSharedX4 || k == SPACReadOnlyX4 || k.IsSeg() {
 		return 4
 	}
 	return 1
 }
+
+// entryBase is the kernel's entry point in kernels/spmv.cu less the
+// "spmv_" prefix and the precision suffix: its name with underscores
+// (spac-seg-ldg: spac_seg_ldg). Not for cuSPARSE.
+func (k Kernel) entryBase() string { return strings.ReplaceAll(string(k), "-", "_") }
+
+// IsSeg reports whether the kernel reads spac-seg's format (seg.go): x
+// staged (spac-seg) or read through the read-only cache at each slot's
+// column (spac-seg-ldg).
+func (k Kernel) IsSeg() bool { return k == SPACSeg || k == SPACSegLdg }
 
 // IsCuSPARSE reports whether the kernel is cuSPARSE's.
 func (k Kernel) IsCuSPARSE() bool { return strings.HasPrefix(string(k), "cusparse-") }

@@ -188,9 +188,15 @@ func CheckBlockSize(b int) error {
 
 // SharedBytes is the dynamic shared memory a launch of kernel k on this
 // schedule asks for with values of p: the block's y slots, its x slots when
-// the kernel stages x, and the row counts of up to 32 warps.
+// the kernel stages x, and the row counts of up to 32 warps; spac-seg needs
+// its x slots alone (its carries are static), spac-seg-ldg nothing.
 func (a *ScheduleArrays) SharedBytes(k Kernel, p Precision) int {
-	if k.StagesX() {
+	switch {
+	case k == SPACSeg:
+		return a.MaxX * p.Bytes()
+	case k == SPACSegLdg:
+		return 0
+	case k.StagesX():
 		return a.MaxXY*p.Bytes() + 128
 	}
 	return a.MaxY*p.Bytes() + 128

@@ -2,6 +2,7 @@ package spmv
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -239,5 +240,21 @@ func TestMinimumBytes(t *testing.T) {
 func TestPTXMatchesSource(t *testing.T) {
 	if err := Module.CheckSource(gpu.ReadKernelSource(t, "apps/spmv/kernels/spmv.cu")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEveryKernelIsLoaded: the entry point every kernel of ours launches,
+// in both precisions, is among the module's entries (a kernel missing there
+// fails at launch, on the device only).
+func TestEveryKernelIsLoaded(t *testing.T) {
+	for _, k := range Kernels() {
+		if k.IsCuSPARSE() {
+			continue
+		}
+		for _, p := range []Precision{FP32, FP64} {
+			if name := entryName(k.entryBase(), p); !slices.Contains(Module.Entries, name) {
+				t.Errorf("%s %s launches %s, which the module does not load", k, p, name)
+			}
+		}
 	}
 }

@@ -147,7 +147,7 @@ func (a *ScheduleArrays) FormatBytes(k Kernel, p Precision) int64 {
 	} else {
 		b += slots * 4
 	}
-	if k == SPACSeg {
+	if k.IsSeg() {
 		return b + slots/segSlots*4
 	}
 	return b + slots/8 + int64(len(a.YUnique))
@@ -162,13 +162,14 @@ func CSRBytesPerNNZ(nRows, nnz int, p Precision) float64 {
 	return float64(int64(nnz)*int64(p.Bytes()+4)+int64(nRows+1)*4) / float64(nnz)
 }
 
-// emulateSeg runs the spac-seg kernel on the CPU, thread by thread and
+// emulateSeg runs the spac-seg kernel (k: spac-seg, x staged, or
+// spac-seg-ldg, x at each slot's column) on the CPU, thread by thread and
 // warp by warp as the device does (the shuffles of the segmented scan
 // included), in the precision's arithmetic. y must hold the product's
 // prior content; the rows in ZeroRows are cleared first, as the host does.
 // The unit tests check it against the reference: the format and the
 // kernel's reading of it are proven before any device runs them.
-func emulateSeg(a *ScheduleArrays, x []float64, y []float64, p Precision) {
+func emulateSeg(k Kernel, a *ScheduleArrays, x []float64, y []float64, p Precision) {
 	round := func(v float64) float64 {
 		if p == FP32 {
 			return float64(float32(v))
@@ -195,9 +196,12 @@ func emulateSeg(a *ScheduleArrays, x []float64, y []float64, p Precision) {
 	rowT, flags := make([]int, warps), make([]int, warps)
 	for b = range a.Blocks {
 		x0, nx, tasks := int(a.Meta[8*b]), int(a.Meta[8*b+1]), int(a.Meta[8*b+4])
-		xs := make([]float64, nx)
-		for i := range xs {
-			xs[i] = round(x[a.XUnique[x0+i]])
+		var xs []float64
+		if k.StagesX() {
+			xs = make([]float64, nx)
+			for i := range xs {
+				xs[i] = round(x[a.XUnique[x0+i]])
+			}
 		}
 		for w := range warps {
 			var scan, firstSum [32]float64
@@ -210,7 +214,11 @@ func emulateSeg(a *ScheduleArrays, x []float64, y []float64, p Precision) {
 					s := b*B + t*segSlots + j
 					prod := 0.0
 					if t*segSlots+j < tasks {
-						prod = round(round(a.Val[s]) * xs[a.XLocal[s]])
+						xv := round(x[a.Col[s]])
+						if k.StagesX() {
+							xv = xs[a.XLocal[s]]
+						}
+						prod = round(round(a.Val[s]) * xv)
 					}
 					if j > 0 && d&(1<<(segHeadShift+j)) != 0 {
 						if ended == 0 {

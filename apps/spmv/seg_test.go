@@ -5,9 +5,10 @@ import (
 	"testing"
 )
 
-// TestSegEmulation runs the spac-seg kernel's CPU emulation on every test
-// case, schedule and block size the GPU tests use (from 128: the kernel
-// runs B/4 threads, whole warps) and checks it against the reference.
+// TestSegEmulation runs the CPU emulation of spac-seg and spac-seg-ldg on
+// every test case, schedule and block size the GPU tests use (from 128:
+// the kernels run B/4 threads, whole warps) and checks it against the
+// reference.
 func TestSegEmulation(t *testing.T) {
 	for _, tc := range testCases() {
 		m, err := NewMatrix(tc.coo)
@@ -18,27 +19,29 @@ func TestSegEmulation(t *testing.T) {
 		for _, b := range []int{128, 256, 512, 1024} {
 			for _, a := range scheduleArrays(t, tc.coo, b) {
 				name := a.Label
-				if !a.XStaged {
-					continue // spac-seg stages x: the kernel refuses these
-				}
 				if a.Desc == nil {
 					t.Fatalf("%s B=%d %s: no descriptors", tc.name, b, name)
 				}
-				for _, p := range []Precision{FP32, FP64} {
-					ref, abs, _ := m.Reference(x, p)
-					y := make([]float64, m.NRows)
-					for i := range y {
-						y[i] = math.NaN() // a row nobody writes shows
+				for _, k := range []Kernel{SPACSeg, SPACSegLdg} {
+					if k.StagesX() && !a.XStaged {
+						continue // the kernel refuses these
 					}
-					emulateSeg(a, x, y, p)
-					if e := MaxRelError(y, ref, abs); !(e <= Tolerance(p)) {
-						worst := 0
+					for _, p := range []Precision{FP32, FP64} {
+						ref, abs, _ := m.Reference(x, p)
+						y := make([]float64, m.NRows)
 						for i := range y {
-							if !(math.Abs(y[i]-ref[i]) <= math.Abs(y[worst]-ref[worst])) {
-								worst = i
-							}
+							y[i] = math.NaN() // a row nobody writes shows
 						}
-						t.Errorf("%s %s B=%d schedule %s: max rel err %.3g (row %d: %g, want %g)", tc.name, p, b, name, e, worst, y[worst], ref[worst])
+						emulateSeg(k, a, x, y, p)
+						if e := MaxRelError(y, ref, abs); !(e <= Tolerance(p)) {
+							worst := 0
+							for i := range y {
+								if !(math.Abs(y[i]-ref[i]) <= math.Abs(y[worst]-ref[worst])) {
+									worst = i
+								}
+							}
+							t.Errorf("%s %s %s B=%d schedule %s: max rel err %.3g (row %d: %g, want %g)", tc.name, k, p, b, name, e, worst, y[worst], ref[worst])
+						}
 					}
 				}
 			}

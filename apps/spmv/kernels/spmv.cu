@@ -247,12 +247,15 @@ __device__ __forceinline__ void seg_store(const int* __restrict__ y_row, int r, 
 // the lane where a row ends stores it. Rows that cross a warp leave carries
 // in shared memory, which thread 0 adds up in warp order after the second
 // barrier. Each row reaches y once per block: a plain store where the block
-// owns it. Dynamic shared memory holds the block's x.
-template <typename T>
+// owns it. Dynamic shared memory holds the block's x (STAGE_X); without
+// it (spac-seg-ldg) a slot reads x through the read-only cache at its
+// int32 column instead of its uint16 address, and the first barrier goes.
+template <typename T, bool STAGE_X>
 __device__ __forceinline__ void spac_seg(const int4* __restrict__ meta, const int* __restrict__ x_unique,
                                          const int* __restrict__ y_row, const T* __restrict__ val,
-                                         const unsigned short* __restrict__ x_local, const unsigned* __restrict__ desc,
-                                         const T* __restrict__ x, T* __restrict__ y) {
+                                         const unsigned short* __restrict__ x_local, const int* __restrict__ col,
+                                         const unsigned* __restrict__ desc, const T* __restrict__ x,
+                                         T* __restrict__ y) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* xs = reinterpret_cast<T*>(smem_raw);
     // The warps' carries: at most 8 warps (blocks of 1024 tasks, 256 threads).
@@ -263,20 +266,28 @@ __device__ __forceinline__ void spac_seg(const int4* __restrict__ meta, const in
     const int lane = t & 31, w = t >> 5;
 
     const size_t slot = ((size_t)blockIdx.x * nt + t) * 4;
-    T v[4];
+    T v[4], xv[4];
     int xa[4];
     load_slots<4>(val + slot, v);
-    load_slots<4>(x_local + slot, xa);
     const unsigned d = __ldg(&desc[(size_t)blockIdx.x * nt + t]);
     const int4 m = __ldg(&meta[2 * blockIdx.x]);  // x0, nx, y0, ny
     const int tasks = __ldg(&meta[2 * blockIdx.x + 1]).x;
+    if (STAGE_X) {
+        load_slots<4>(x_local + slot, xa);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
-        const int i = t + j * nt;
-        if (i < m.y) xs[i] = __ldg(&x[__ldg(&x_unique[m.x + i])]);
+        for (int j = 0; j < 4; ++j) {
+            const int i = t + j * nt;
+            if (i < m.y) xs[i] = __ldg(&x[__ldg(&x_unique[m.x + i])]);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < 4; ++j) xv[j] = xs[xa[j]];
+    } else {
+        load_slots<4>(col + slot, xa);
+#pragma unroll
+        for (int j = 0; j < 4; ++j) xv[j] = __ldg(&x[xa[j]]);  // padding slots read x[0]
     }
     const int* yr = y_row + m.z;
-    __syncthreads();
 
     // Only the block's last thread with tasks may have padding slots: the
     // others take the path without a test per slot.
@@ -284,10 +295,10 @@ __device__ __forceinline__ void spac_seg(const int4* __restrict__ meta, const in
     T prod[4];
     if (valid >= 4) {
 #pragma unroll
-        for (int j = 0; j < 4; ++j) prod[j] = v[j] * xs[xa[j]];
+        for (int j = 0; j < 4; ++j) prod[j] = v[j] * xv[j];
     } else {
 #pragma unroll
-        for (int j = 0; j < 4; ++j) prod[j] = j < valid ? v[j] * xs[xa[j]] : T(0);
+        for (int j = 0; j < 4; ++j) prod[j] = j < valid ? v[j] * xv[j] : T(0);
     }
     int row = d & 1023;
     T sum = T(0), first = T(0);
@@ -358,11 +369,11 @@ __device__ __forceinline__ void spac_seg(const int4* __restrict__ meta, const in
     }
 }
 
-#define SPAC_SEG_KERNEL(T, SUFFIX)                                                                                   \
-    extern "C" __global__ void __launch_bounds__(256) spmv_spac_seg_##SUFFIX(                                        \
+#define SPAC_SEG_KERNEL(T, SUFFIX, NAME, STAGE_X)                                                                    \
+    extern "C" __global__ void __launch_bounds__(256) spmv_spac_##NAME##_##SUFFIX(                                   \
         const int4* meta, const int* x_unique, const int* y_row, const T* val, const unsigned short* x_local,        \
-        const unsigned* desc, const T* x, T* y) {                                                                    \
-        spac_seg<T>(meta, x_unique, y_row, val, x_local, desc, x, y);                                                \
+        const int* col, const unsigned* desc, const T* x, T* y) {                                                    \
+        spac_seg<T, STAGE_X>(meta, x_unique, y_row, val, x_local, col, desc, x, y);                                  \
     }
 
 #define SPAC_KERNEL(T, SUFFIX, NAME, STAGE_X, K)                                                                      \
@@ -392,7 +403,8 @@ __device__ __forceinline__ void spac_seg(const int4* __restrict__ meta, const in
     SPAC_KERNEL(T, SUFFIX, ldg, false, 1)                                                                            \
     SPAC_KERNEL(T, SUFFIX, smem_x4, true, 4)                                                                         \
     SPAC_KERNEL(T, SUFFIX, ldg_x4, false, 4)                                                                         \
-    SPAC_SEG_KERNEL(T, SUFFIX)
+    SPAC_SEG_KERNEL(T, SUFFIX, seg, true)                                                                            \
+    SPAC_SEG_KERNEL(T, SUFFIX, seg_ldg, false)
 
 SPMV_KERNELS(float, f32)
 SPMV_KERNELS(double, f64)

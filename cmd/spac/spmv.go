@@ -61,7 +61,9 @@ kernel, the schedule it ran (the partitioning method), the block size, the
 median time of one product, GB/s under the minimum-traffic model (values,
 int32 column indices, row offsets, x and y once), that as a fraction of the
 device-to-device copy bandwidth measured in the same run, the speedup over
-cuSPARSE's best CSR algorithm, and the largest error against a float64 CPU
+cuSPARSE's best path of all (whichever of its formats and algorithms was
+fastest on this input and precision), the bytes per nonzero the kernel
+reads of its matrix format, and the largest error against a float64 CPU
 reference (row error |y_i - ref_i| / sum_j |a_ij x_j|).
 
 Without --gpu, or in a binary built without CUDA support, only the CPU rows
@@ -73,9 +75,15 @@ with status 1 after the table.
 GPU kernels (--kernels): csr-scalar (a thread per row), csr-vector (a warp
 per row), coo-atomic (a thread per nonzero, atomics), spac-smem (the SPAC
 schedule, x and y in shared memory), spac-ldg (x through the read-only
-cache, y in shared memory), cusparse-csr (default algorithm),
-cusparse-csr-alg2, cusparse-coo. Timings are CUDA events after --warmup
-untimed runs, median of --iters.
+cache, y in shared memory), spac-smem-x4 and spac-ldg-x4 (four tasks per
+thread), spac-seg (four tasks per thread, a value and a uint16 x address
+per task, rows precomputed, one segmented reduction per block; block sizes
+that are multiples of 128) and spac-seg-ldg (the same with x through the
+read-only cache); cuSPARSE: cusparse-csr (default algorithm),
+cusparse-csr-alg2, cusparse-coo, cusparse-sell (sliced ELL, 32 rows a
+slice) and cusparse-bsr (the block size of 2 to 8 that stores the fewest
+bytes), the last two where their padding stays under 3x the nonzeros.
+Timings are CUDA events after --warmup untimed runs, median of --iters.
 
 Schedules (--method: one or more partitioning methods) are partitioned as
 'spac schedule' does, one per method and block size, and cached the same

@@ -44,7 +44,7 @@ metis=$(ldconfig -p | awk '/libmetis\.so\.5 .*x86-64/ {print $NF; exit}')
 cp -L "$metis" "$out/lib/libmetis.so.5"
 go build -tags cuda ${GOFLAGS_GPU:-} -o "$out/spac" ./cmd/spac
 # The GPU tests of every package with kernels: bin/gpu/<pkg>.test.
-for pkg in gpu apps/spmv apps/cg apps/cfd apps/traversal apps/apsp apps/btree apps/gaussian; do
+for pkg in gpu apps/spmv apps/cg apps/cfd apps/traversal apps/apsp apps/particlefilter apps/btree apps/gaussian; do
   if [ -d "$pkg" ]; then go test -c -tags cuda ${GOFLAGS_GPU:-} -o "$out/$(basename "$pkg").test" "./$pkg"; fi
 done
 echo "gpu-build: built $out/spac and the test binaries (needs libcuda.so.1 from the NVIDIA driver; carry all of $out)" >&2

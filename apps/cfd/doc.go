@@ -71,6 +71,15 @@
 // different summation order per element), so the two agree to rounding,
 // not bit for bit; Tolerance states and explains the accepted difference.
 //
+// # The RCM baseline
+//
+// RenumberRCM renumbers the elements by reverse Cuthill-McKee of the
+// element graph (package order) and permutes the mesh: the original
+// kernels, unchanged, then read neighbours at nearby indices. It is the
+// fair baseline of the SPAC schedule, the order a careful user applies
+// before reaching for a partitioner; the element-centric solver computes
+// bit for bit the same values on either numbering.
+//
 // # On the GPU
 //
 // kernels/cfd.cu holds the kernels in fp32 and fp64 (cfd_<kernel>_f32,

@@ -59,7 +59,10 @@ like a preset is read with a path: ./fvcorr-097k.
 
 Schedules (--schedule): original is euler3d's element-centric compute_flux
 (every element visits its four faces; each interior face is evaluated
-twice), run on the CPU as the reference. spac is the face-centric flux of
+twice), run on the CPU as the reference. rcm is the original on the mesh
+renumbered by reverse Cuthill-McKee (the fair baseline: the order a careful
+user applies before reaching for a partitioner; its partition column is the
+ordering's time). spac is the face-centric flux of
 the SPAC schedule: the interior faces (the locality graph's edges: a vertex
 per element, an edge per pair of neighbours) are edge-partitioned into parts
 of at most --block-size faces by each --method (spac, or a baseline such as
@@ -101,12 +104,12 @@ the paper's Fig. 14.`,
 	fl.StringVar(&f.gpuLock, "gpu-lock", "", "with --gpu: hold an exclusive lock (flock) on this file while using the GPU")
 	fl.IntVarP(&f.iterations, "iterations", "n", 100, "solver iterations (each: step factor and 3 Runge-Kutta rounds of flux and time step); 0: partition only")
 	fl.StringVarP(&f.blockSizes, "block-size", "b", "192", "faces per part (thread-block size), comma-separated; Rodinia's default is 192")
-	fl.StringVar(&f.schedules, "schedule", "original,spac", "schedules to run, comma-separated: original (element-centric; on the CPU always run as the reference) and spac (face-centric, partitioned)")
+	fl.StringVar(&f.schedules, "schedule", "original,rcm,spac", "schedules to run, comma-separated: original (element-centric; on the CPU always run as the reference), rcm (original on the RCM-renumbered mesh) and spac (face-centric, partitioned)")
 	fl.StringVarP(&f.methods, "method", "m", "spac", "partitioning methods of the spac schedule, comma-separated ("+strings.Join(spac.MethodNames(), ",")+")")
 	fl.StringVar(&f.precisions, "precision", "fp64", "fp32, fp64, or both (fp32,fp64)")
 	fl.Int64Var(&f.meshSeed, "mesh-seed", 1, "seed of a generated mesh (presets and mesh: specs)")
 	fl.BoolVar(&f.noShuffle, "no-shuffle", false, "generated meshes keep the generator's element order (local) instead of a random one")
-	registerFormat(c, &f.format, formatTable, formatCSV)
+	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
 	registerQuiet(c, &f.quiet)
 	c.AddCommand(cfdGenCommand(), cfdReportCommand())
 	return c
@@ -118,6 +121,7 @@ type cfdSetup struct {
 	methods      []spac.Method
 	precisions   []cfd.Precision
 	originalRuns bool
+	rcmRuns      bool
 	spacRuns     bool
 }
 
@@ -137,7 +141,7 @@ func (f *cfdFlags) parse() (*cfdSetup, error) {
 	if err != nil {
 		return nil, usagef("--schedule: %v", err)
 	}
-	st.originalRuns, st.spacRuns = slices.Contains(scheds, "original"), slices.Contains(scheds, "spac")
+	st.originalRuns, st.rcmRuns, st.spacRuns = slices.Contains(scheds, "original"), slices.Contains(scheds, "rcm"), slices.Contains(scheds, "spac")
 	for _, s := range cfdSplitList(f.methods) {
 		m, err := spac.Lookup(s)
 		if err != nil {
@@ -224,6 +228,7 @@ type cfdRow struct {
 	checked    bool // compared with the CPU reference
 	ok         bool
 	reference  bool
+	prep       time.Duration // rcm: computing the order and renumbering
 }
 
 // compare fills the row's difference from the reference (nil: none).
@@ -258,6 +263,13 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 	faces, err := cfd.BuildFaces(m)
 	if err != nil && (st.spacRuns || f.iterations == 0) {
 		return fmt.Errorf("%w\n(the spac schedule needs each interior face listed by both its elements; --schedule original runs without it)", err)
+	}
+	var rcm *cfd.Renumbered
+	if st.rcmRuns && f.iterations > 0 {
+		prog.Printf("renumbering %d elements by RCM", m.N)
+		if rcm, err = cfd.RenumberRCM(m); err != nil {
+			return err
+		}
 	}
 	counts := m.Counts()
 	w := c.OutOrStdout()
@@ -297,7 +309,7 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 	var device string
 	if f.iterations > 0 {
 		refs := map[cfd.Precision]*cfd.Result{}
-		cpuRuns := len(st.precisions) * (1 + len(parts))
+		cpuRuns := len(st.precisions) * (1 + len(parts) + b2n(rcm != nil))
 		switch {
 		case f.useGPU && f.noReference:
 			cpuRuns = 0
@@ -320,6 +332,19 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 			if f.useGPU {
 				continue
 			}
+			if rcm != nil {
+				bar.Describe(fmt.Sprintf("%s: CPU original on the RCM-renumbered mesh, %d iterations", prec, f.iterations))
+				res, err := cfd.Simulate(rcm.Mesh, nil, prec, f.iterations)
+				if err != nil {
+					return err
+				}
+				bar.Add(1)
+				row := cfdRow{precision: prec, device: "cpu", schedule: "rcm", iterations: f.iterations, total: res.Time, prep: rcm.Time}
+				if err := row.compare(rcm.Restore(res.Vars), ref, m.N); err != nil {
+					return err
+				}
+				rows = append(rows, row)
+			}
 			for i := range parts {
 				p := &parts[i]
 				bar.Describe(fmt.Sprintf("%s: CPU %s schedule, block size %d, %d iterations", prec, p.met.Method, p.sched.BlockSize, f.iterations))
@@ -337,7 +362,7 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 		}
 		bar.Finish()
 		if f.useGPU {
-			gpuRows, dev, err := runCFDGPU(f, st, m, parts, refs, prog)
+			gpuRows, dev, err := runCFDGPU(f, st, m, rcm, parts, refs, prog)
 			if err != nil {
 				return err
 			}
@@ -346,6 +371,8 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 	}
 
 	switch f.format {
+	case formatJSON:
+		err = writeJSON(w, cfdJSON(m, parts, rows, device))
 	case formatCSV:
 		err = writeCFDCSV(w, m, parts, rows)
 	default:
@@ -369,7 +396,7 @@ func runCFD(c *cobra.Command, arg string, f *cfdFlags) error {
 // runCFDGPU runs the original kernels and each schedule on the GPU, every
 // precision and block size, and compares them with the references it has.
 // It returns the rows and a line naming the device.
-func runCFDGPU(f *cfdFlags, st *cfdSetup, m *cfd.Mesh, parts []cfdPart, refs map[cfd.Precision]*cfd.Result, prog *progress.Reporter) ([]cfdRow, string, error) {
+func runCFDGPU(f *cfdFlags, st *cfdSetup, m *cfd.Mesh, rcm *cfd.Renumbered, parts []cfdPart, refs map[cfd.Precision]*cfd.Result, prog *progress.Reporter) ([]cfdRow, string, error) {
 	if f.gpuLock != "" {
 		prog.Printf("waiting for the GPU lock %s", f.gpuLock)
 		unlock, err := lockFile(f.gpuLock)
@@ -391,6 +418,9 @@ func runCFDGPU(f *cfdFlags, st *cfdSetup, m *cfd.Mesh, parts []cfdPart, refs map
 	n := 0
 	for _, b := range st.blockSizes {
 		if st.originalRuns {
+			n++
+		}
+		if rcm != nil {
 			n++
 		}
 		for i := range parts {
@@ -432,9 +462,30 @@ func runCFDGPU(f *cfdFlags, st *cfdSetup, m *cfd.Mesh, parts []cfdPart, refs map
 				}
 				rows = append(rows, row)
 			}
+			if rcm != nil {
+				row := cfdRow{precision: prec, device: "gpu", schedule: "rcm", blockSize: b, iterations: f.iterations, prep: rcm.Time}
+				bar.Describe(fmt.Sprintf("%s: GPU rcm, block size %d, %d iterations", prec, b, f.iterations))
+				res, err := g.Simulate(rcm.Mesh, nil, prec, b, f.iterations)
+				if err != nil {
+					return nil, "", fmt.Errorf("%s %s rcm B=%d: %w", m.Name, prec, b, err)
+				}
+				bar.Add(1)
+				row.total = res.Time
+				if err := row.compare(rcm.Restore(res.Vars), refs[prec], m.N); err != nil {
+					return nil, "", err
+				}
+				rows = append(rows, row)
+			}
 		}
 	}
 	return rows, device, nil
+}
+
+func b2n(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // lockFile takes an exclusive flock on path (creating it), waiting while
@@ -482,9 +533,13 @@ func writeCFDTables(w io.Writer, faces *cfd.Faces, parts []cfdPart, rows []cfdRo
 	for _, r := range rows {
 		b, part, shared, d, m, e, check := "-", "-", "-", "ref", "ref", "ref", "reference"
 		if !r.reference {
-			b = strconv.Itoa(r.blockSize)
+			if r.blockSize > 0 {
+				b = strconv.Itoa(r.blockSize)
+			}
 			if r.part != nil {
 				part = fmt.Sprintf("%.3f s", r.part.met.Time.Seconds())
+			} else if r.prep > 0 {
+				part = fmt.Sprintf("%.3f s", r.prep.Seconds())
 			}
 			if r.shared > 0 {
 				shared = fmt.Sprintf("%.1f KiB", float64(r.shared)/1024)
@@ -533,14 +588,18 @@ func writeCFDCSV(w io.Writer, m *cfd.Mesh, parts []cfdPart, rows []cfdRow) error
 	}
 	for _, r := range rows {
 		b, shared := "", ""
-		if !r.reference {
+		if !r.reference && r.blockSize > 0 {
 			b = strconv.Itoa(r.blockSize)
 		}
 		if r.shared > 0 {
 			shared = strconv.Itoa(r.shared)
 		}
 		rec := append(append([]string{}, head...), r.precision.String(), r.device, r.schedule, b)
-		rec = append(rec, partCols(r.part)...)
+		pc := partCols(r.part)
+		if r.part == nil && r.prep > 0 {
+			pc[1] = g(r.prep.Seconds())
+		}
+		rec = append(rec, pc...)
 		rec = append(rec, shared, strconv.Itoa(r.iterations), g(r.total.Seconds()), g(float64(r.total)/float64(r.iterations)/1e6))
 		switch {
 		case r.checked:

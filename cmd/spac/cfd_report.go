@@ -320,17 +320,13 @@ func writeCFDReport(w io.Writer, groups []*cfdGroup, rows []cfdResult, title str
 		}
 		for _, b := range g.blocks {
 			fmt.Fprintf(w, "| %d |", b)
-			for _, s := range g.schedules {
+			timeCells(w, g.schedules, func(s string) (float64, bool, bool) {
 				r := g.runs[s][b]
-				switch {
-				case r == nil:
-					fmt.Fprint(w, " - |")
-				case r == bests[s]:
-					fmt.Fprintf(w, " **%s** |", us(r.perIter))
-				default:
-					fmt.Fprintf(w, " %s |", us(r.perIter))
+				if r == nil {
+					return 0, false, false
 				}
-			}
+				return r.perIter, true, r == bests[s]
+			})
 			orig := g.runs["original"][b]
 			for _, s := range others {
 				r := g.runs[s][b]
@@ -383,25 +379,16 @@ func writeCFDReport(w io.Writer, groups []*cfdGroup, rows []cfdResult, title str
 // cfdFigure plots a panel per mesh and precision: time per iteration (us)
 // against block size, a line per schedule (the paper's Fig. 14).
 func cfdFigure(groups []*cfdGroup) (*plots.Figure, error) {
-	l := plots.Lines{Title: "cfd: time per iteration against thread-block size (lower is better)",
-		XLabel: "block size", YLabel: "us per iteration", Cols: 2}
+	var panels []blockPanel
 	for _, g := range groups {
-		p := plots.Panel{Title: fmt.Sprintf("%s, %d elements, %s", g.mesh, g.elements, g.precision)}
-		for _, b := range g.blocks {
-			p.Categories = append(p.Categories, strconv.Itoa(b))
-		}
-		for _, s := range g.schedules {
-			ser := plots.Series{Name: s}
-			for _, b := range g.blocks {
-				v := math.NaN()
-				if r, ok := g.runs[s][b]; ok {
-					v = r.perIter * 1000
+		panels = append(panels, blockPanel{title: fmt.Sprintf("%s, %d elements, %s", g.mesh, g.elements, g.precision), blocks: g.blocks, series: g.schedules,
+			at: func(s string, b int) (float64, bool) {
+				r, ok := g.runs[s][b]
+				if !ok {
+					return 0, false
 				}
-				ser.Values = append(ser.Values, v)
-			}
-			p.Series = append(p.Series, ser)
-		}
-		l.Panels = append(l.Panels, p)
+				return r.perIter * 1000, true
+			}})
 	}
-	return plots.NewLines(l)
+	return blockLines("cfd: time per iteration against thread-block size (lower is better)", "us per iteration", panels)
 }

@@ -82,8 +82,8 @@ func TestCFDGenRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// header + 2 precisions x (reference + 2 block sizes)
-	if len(recs) != 7 || recs[0][0] != "mesh" || recs[1][0] != "m.domn" {
+	// header + 2 precisions x (reference + rcm + 2 block sizes)
+	if len(recs) != 9 || recs[0][0] != "mesh" || recs[1][0] != "m.domn" {
 		t.Fatalf("csv:\n%s", out)
 	}
 	out, code, err = execute(t, "cfd", path, "-n", "0", "-b", "64,128", "--method", "spac,default", "--quiet")

@@ -69,6 +69,7 @@ Typical use:
 	root.AddCommand(scheduleCommands(env)...)
 	root.AddCommand(cfdCommand())
 	root.AddCommand(btreeCommand(), gaussianCommand())
+	root.AddCommand(particlefilterCommand(), rodiniaCommand())
 	root.AddCommand(spmvCommand(env), reorderCommand(env))
 	root.AddCommand(cgCommand(env))
 	root.AddCommand(traverseCommand(problemBFS, env), traverseCommand(problemSSSP, env))

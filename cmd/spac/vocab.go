@@ -96,5 +96,5 @@ func words(what string, names ...string) *enum.Table[string] {
 var (
 	adaptStarts  = words("--adapt-start kernel", "cusparse", "default")
 	backgrounds  = words("--background", "process", "goroutine")
-	cfdSchedules = words("schedule", "original", "spac")
+	cfdSchedules = words("schedule", "original", "rcm", "spac")
 )

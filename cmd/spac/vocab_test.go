@@ -46,7 +46,7 @@ func TestOneVocabulary(t *testing.T) {
 		want string
 	}{
 		{[]string{"compare", in, "--format", "xml"}, `unknown output format "xml" (want table, csv or json)`},
-		{[]string{"cfd", "mesh:n=400", "--format", "json"}, `(want table or csv)`},
+		{[]string{"cfd", "mesh:n=400", "--format", "yaml"}, `(want table, csv or json)`},
 		{[]string{"cfd", "mesh:n=400", "--precision", "half"}, `unknown precision "half" (want fp32 or fp64)`},
 		{[]string{"cg", in, "--schedule", "fast"}, `unknown schedule "fast" (want default, spac, cusparse or adapt)`},
 		{[]string{"partition", in, "--order", "spiral"}, `unknown clone order "spiral" (want walk, cycle, index or neighbour)`},

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The Rodinia report picks each variant's best block size, divides the
+// original's best by SPAC's and RCM's, reads documents behind lines of
+// noise, summarizes ncu's CSVs (the units row skipped), and refuses input
+// without GPU runs.
+func TestRodiniaReport(t *testing.T) {
+	dir := t.TempDir()
+	times := map[string][]float64{"original": {4, 3, 5}, "rcm": {3.5, 2.5, 6}, "spac": {2, 1.5, 1}}
+	blocks := []int{32, 128, 1024}
+	rep := rodiniaReport{App: "particlefilter", Input: "rodinia", Device: "test GPU"}
+	rep.Runs = append(rep.Runs, rodiniaRun{Kernel: "filter", Variant: "original", Device: "cpu", TimeMS: 99})
+	for v, ts := range times {
+		for i, b := range blocks {
+			r := rodiniaRun{Kernel: "filter", Variant: v, Device: "gpu", Precision: "fp64", BlockSize: b, TimeMS: ts[i], Checked: true, OK: true}
+			if v == "spac" {
+				r.Method, r.PartitionS = "spac", float64(b)/100
+			}
+			rep.Runs = append(rep.Runs, r)
+		}
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pfPath := filepath.Join(dir, "pf.json")
+	if err := os.WriteFile(pfPath, append([]byte("***Cannot bisect a graph with 0 vertices!\n"), b...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ncuDir := filepath.Join(dir, "ncu")
+	os.Mkdir(ncuDir, 0o755)
+	ncu := `==PROF== Connected to process
+"ID","Kernel Name","gpu__time_duration.sum","dram__bytes_read.sum"
+"","","nsecond","byte"
+"0","pf_likelihood","1,000","2000000"
+"1","pf_find_index","3000","1000000"
+`
+	if err := os.WriteFile(filepath.Join(ncuDir, "particlefilter.spac.128.csv"), []byte(ncu), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if msg, code, err := execute(t, "rodinia", "report", pfPath, "-o", out, "--ncu", ncuDir); code != 0 {
+		t.Fatalf("%v\n%s", err, msg)
+	}
+	for _, f := range []string{"report.md", "fig14.svg", "fig14.png", "fig15.svg", "fig15.png", "results.csv"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	best := func(v string) (float64, int) {
+		bt, bb := times[v][0], blocks[0]
+		for i, x := range times[v] {
+			if x < bt {
+				bt, bb = x, blocks[i]
+			}
+		}
+		return bt, bb
+	}
+	o, ob := best("original")
+	r, rb := best("rcm")
+	s, sb := best("spac")
+	row := fmt.Sprintf("| particlefilter, rodinia, filter, fp64 | %s | %d | %s | %d | %s | %d | %.2f | %.2f | %.2f | yes |",
+		us(o), ob, us(r), rb, us(s), sb, o/s, r/s, float64(sb)/100)
+	if !strings.Contains(string(md), row) {
+		t.Errorf("no Fig. 15 row %q in\n%s", row, md)
+	}
+	if !strings.Contains(string(md), "| particlefilter | spac | 128 | 2 | 4.0 | 3.00 |") {
+		t.Errorf("no ncu summary of 2 launches, 4 us, 3 MB read in\n%s", md)
+	}
+	if strings.Contains(string(md), "99000") {
+		t.Error("a CPU run is in the report")
+	}
+	cpuOnly := filepath.Join(dir, "cpu.json")
+	rep.Runs = rep.Runs[:1]
+	b, _ = json.Marshal(rep)
+	os.WriteFile(cpuOnly, b, 0o644)
+	if _, code, _ := execute(t, "rodinia", "report", cpuOnly, "-o", filepath.Join(dir, "x")); code != 1 {
+		t.Errorf("a report of CPU runs only: exit %d, want 1", code)
+	}
+	if _, code, _ := execute(t, "rodinia", "report", "-o", out); code != 2 {
+		t.Errorf("no input: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# The Rodinia block-size sweep of the paper's Figs. 14 and 15: for each of
+# cfd, btree, gaussian and particlefilter, the original kernels, the
+# original on RCM-ordered data and SPAC, time at every block size on the
+# GPU, each run checked against its CPU reference; then Nsight Compute's
+# DRAM and L2 counters of original, RCM and SPAC at one block size; then
+# the report ('spac rodinia report'): report.md with the Fig. 15 table
+# (best of each variant over block sizes, SPAC's over the original's and
+# RCM's, the partition time beside it), fig14.svg/png, fig15.svg/png,
+# results.csv. Runs ON the GPU machine with the binary built here ('make
+# gpu'; that machine needs no Go), or renders a copied OUTDIR here:
+# REPORT_ONLY=1 scripts/rodinia-sweep.sh OUTDIR.
+#
+# Writes into OUTDIR: json/APP.INPUT.json (and .err: each process's
+# stderr), ncu/APP.VARIANT.B.csv, how.md (the commands), log.txt, and the
+# report's files. Running it again on the same OUTDIR adds to it (a later
+# run of a configuration replaces an earlier one in the report).
+#
+# Usage: scripts/rodinia-sweep.sh OUTDIR
+# Env: SPAC (bin/gpu/spac; for REPORT_ONLY, 'go run ./cmd/spac' where it
+#      is missing), APPS (cfd btree gaussian particlefilter), and per app
+#      its inputs and flags:
+#        CFD_INPUTS (fvcorr-097k), CFD_ARGS (-b 128,192,256,384,512,1024 --precision fp32,fp64 -n 100)
+#        BTREE_INPUTS (mil), BTREE_ARGS (-b 32,64,128,256,512,1024)
+#        GAUSSIAN_INPUTS (matrix:n=2048), GAUSSIAN_ARGS (-b 32,64,128,256,512,1024 --precision fp32)
+#        PF_INPUTS (rodinia h100), PF_ARGS (-b 32,64,128,256,512,1024 --variant original,naive,rcm,spac)
+#      TIMEOUT (seconds per process, 600), DEADLINE (seconds for the runs
+#      and counters together, none), NCU (auto: where ncu is found; 0: off),
+#      NCU_BLOCK (128), NCU_TIMEOUT (120).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: scripts/rodinia-sweep.sh OUTDIR}
+spac=${SPAC:-bin/gpu/spac}
+apps=${APPS:-cfd btree gaussian particlefilter}
+limit=${TIMEOUT:-600}
+deadline=${DEADLINE:-0}
+nb=${NCU_BLOCK:-128}
+mkdir -p "$out/json" "$out/ncu"
+log=$out/log.txt
+touch "$log"
+start=$SECONDS
+stamp() { date -u +%H:%M:%S; }
+say() { echo "rodinia-sweep: $(stamp) $*" | tee -a "$log" >&2; }
+# left is the seconds a step may take: TIMEOUT, or what DEADLINE leaves.
+left() {
+  local l=$limit
+  if [ "$deadline" -gt 0 ]; then
+    l=$((deadline - (SECONDS - start)))
+    [ "$l" -gt "$limit" ] && l=$limit
+  fi
+  echo "$l"
+}
+name() { echo "${1//[^A-Za-z0-9._-]/_}"; }
+
+inputs() {
+  case $1 in
+  cfd) echo "${CFD_INPUTS:-fvcorr-097k}" ;;
+  btree) echo "${BTREE_INPUTS:-mil}" ;;
+  gaussian) echo "${GAUSSIAN_INPUTS:-matrix:n=2048}" ;;
+  particlefilter) echo "${PF_INPUTS:-rodinia h100}" ;;
+  esac
+}
+args() {
+  case $1 in
+  cfd) echo "${CFD_ARGS:--b 128,192,256,384,512,1024 --precision fp32,fp64 -n 100}" ;;
+  btree) echo "${BTREE_ARGS:--b 32,64,128,256,512,1024}" ;;
+  gaussian) echo "${GAUSSIAN_ARGS:--b 32,64,128,256,512,1024 --precision fp32}" ;;
+  particlefilter) echo "${PF_ARGS:--b 32,64,128,256,512,1024 --variant original,naive,rcm,spac}" ;;
+  esac
+}
+# The flag that picks variants, and the variant names of the counters.
+variantFlag() { [ "$1" = cfd ] && echo --schedule || echo --variant; }
+
+if [ "${REPORT_ONLY:-0}" != 1 ]; then
+  [ -x "$spac" ] || { echo "rodinia-sweep: no binary at $spac (build it with 'make gpu' and carry bin/gpu)" >&2; exit 1; }
+  {
+    echo "rodinia-sweep: $(stamp) on $(hostname), $(nproc) cores"
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1
+  } | tee -a "$log" >&2
+  {
+    echo
+    echo "## How these numbers were made"
+    echo
+    echo '```sh'
+    echo "# on the GPU machine ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)), $(date -u +%Y-%m-%d)"
+    echo "APPS='$apps' scripts/rodinia-sweep.sh $out"
+    for app in $apps; do
+      for in in $(inputs "$app"); do echo "$spac $app $in --gpu $(args "$app") --format json"; done
+    done
+    echo '```'
+  } >>"$out/how.md"
+  for app in $apps; do
+    if ! "$spac" "$app" --help >/dev/null 2>&1; then
+      say "$app: '$spac $app --help' failed (no such command, or the binary does not start); skipped"
+      continue
+    fi
+    for in in $(inputs "$app"); do
+      t=$(left)
+      if [ "$t" -le 5 ]; then
+        say "$app $in: skipped, the deadline is reached"
+        continue
+      fi
+      f=$out/json/$app.$(name "$in")
+      t0=$SECONDS
+      # shellcheck disable=SC2046 # the flags are words
+      timeout "$t" "$spac" "$app" "$in" --gpu $(args "$app") --format json >"$f.json" 2>"$f.err"
+      rc=$?
+      say "$app $in: exit $rc in $((SECONDS - t0)) s: $spac $app $in --gpu $(args "$app") --format json"
+      if [ $rc -ne 0 ]; then
+        tail -3 "$f.err" | tee -a "$log" >&2
+        # A run that disagrees with its reference still writes its whole
+        # document (exit 1 after it), which the report shows; one cut
+        # short stays aside.
+        grep -q '"runs"' "$f.json" && tail -c 4 "$f.json" | grep -q '}' || mv "$f.json" "$f.json.failed"
+      fi
+    done
+  done
+
+  # Counters of one run of each variant at block size NCU_BLOCK, on each
+  # app's first input: cfd's flux kernels (one launch each); the particle
+  # filter's kernels of the timed run (the warm-up run's launches are
+  # skipped: 5 a frame for original and rcm, 7 for spac); every kernel of
+  # one btree and gaussian run.
+  if [ "${NCU:-auto}" != 0 ] && command -v ncu >/dev/null 2>&1; then
+    metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+    metrics+=,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_tex_lookup_hit.sum
+    metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+    for app in $apps; do
+      "$spac" "$app" --help >/dev/null 2>&1 || continue
+      in=$(inputs "$app" | awk '{print $1}')
+      for v in original rcm spac; do
+        t=$(left)
+        [ "$t" -gt "${NCU_TIMEOUT:-120}" ] && t=${NCU_TIMEOUT:-120}
+        if [ "$t" -le 5 ]; then
+          say "ncu $app $v: skipped, the deadline is reached"
+          continue
+        fi
+        sel=(-k 'regex:.' -c 400)
+        extra=()
+        case $app in
+        cfd)
+          sel=(-k 'regex:cfd_(spac_)?flux' -c 1)
+          extra=(-n 1 --no-reference --precision fp32)
+          ;;
+        particlefilter)
+          frames=$(grep -o '"frames": *[0-9]*' "$out/json/particlefilter.$(name "$in").json" 2>/dev/null | grep -o '[0-9]*$')
+          per=5
+          [ "$v" = spac ] && per=7
+          n=$(((${frames:-10} - 1) * per))
+          sel=(-k 'regex:pf_' --launch-skip "$n" -c "$n")
+          ;;
+        gaussian) extra=(--reps 1 --no-reference) ;;
+        btree) extra=(--reps 1 --no-reference) ;;
+        esac
+        t0=$SECONDS
+        timeout "$t" ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" "${sel[@]}" \
+          --log-file "$out/ncu/$app.$v.$nb.csv" "$spac" "$app" "$in" --gpu "$(variantFlag "$app")" "$v" -b "$nb" "${extra[@]}" --quiet \
+          >"$out/ncu/$app.$v.$nb.out" 2>"$out/ncu/$app.$v.$nb.err"
+        say "ncu $app $in $v B=$nb: exit $? in $((SECONDS - t0)) s"
+      done
+    done
+  else
+    say "Nsight Compute (ncu) not found or NCU=0: no counters"
+  fi
+fi
+
+jsons=()
+for f in "$out"/json/*.json; do [ -s "$f" ] && jsons+=("$f"); done
+[ ${#jsons[@]} -gt 0 ] || { echo "rodinia-sweep: no results (see $log)" >&2; exit 1; }
+if [ -x "$spac" ]; then
+  rep=("$spac")
+elif command -v go >/dev/null 2>&1; then
+  rep=(go run ./cmd/spac)
+else
+  echo "rodinia-sweep: no binary at $spac and no Go to run cmd/spac: render $out where one of them is, with REPORT_ONLY=1" >&2
+  exit 1
+fi
+ncuDir=()
+ls "$out"/ncu/*.csv >/dev/null 2>&1 && ncuDir=(--ncu "$out/ncu")
+"${rep[@]}" rodinia report -o "$out" "${ncuDir[@]}" "${jsons[@]}" 2>>"$log" || { echo "rodinia-sweep: the report failed (see $log)" >&2; exit 1; }
+[ -s "$out/how.md" ] && cat "$out/how.md" >>"$out/report.md"
+{
+  echo
+  echo "Processes:"
+  echo
+  grep -E "^rodinia-sweep: .* (exit|skipped)" "$log" | sed 's/^rodinia-sweep: /- /'
+} >>"$out/report.md"
+say "wrote $out/report.md"

@@ -77,6 +77,7 @@ package metis
 #include <dlfcn.h>
 #include <metis.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -187,6 +188,21 @@ static int spac_raise_in_metis(int sig) {
 	spac_in_metis = 0;
 	return caught;
 }
+
+// spac_c_stdout_to_stderr points the C library's stdout at its stderr
+// (glibc's stdout is an assignable FILE *): METIS printf()s its
+// warnings there, and the process's standard output is spac's data.
+static void spac_c_stdout_to_stderr(void) {
+	fflush(stdout);
+	stdout = stderr;
+}
+
+// spac_c_printf_stdout prints s with printf, to the C library's stdout.
+// For the tests.
+static void spac_c_printf_stdout(const char *s) {
+	printf("%s", s);
+	fflush(stdout);
+}
 */
 import "C"
 
@@ -198,6 +214,23 @@ import (
 	"strconv"
 	"unsafe"
 )
+
+// METIS reports some conditions only by printf() to the C library's
+// stdout ("***Cannot bisect a graph with 0 vertices!" when a recursive
+// bisection is asked for nearly as many parts as vertices), which is the
+// process's standard output, where spac writes JSON and CSV. From init on
+// the C library's stdout is its stderr, so such lines go with the other
+// diagnostics; Go's os.Stdout writes to the file descriptor and is not
+// touched.
+func init() { C.spac_c_stdout_to_stderr() }
+
+// cPrintf prints s with the C library's printf (the tests' probe of where
+// METIS's printf goes).
+func cPrintf(s string) {
+	cs := C.CString(s)
+	defer C.free(unsafe.Pointer(cs))
+	C.spac_c_printf_stdout(cs)
+}
 
 // Graph is a graph in METIS's CSR form: the neighbours of vertex v are
 // Adjncy[Xadj[v]:Xadj[v+1]], every undirected edge is listed in both

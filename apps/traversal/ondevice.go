@@ -40,7 +40,11 @@ const (
 	adGraphSize = 64
 	adNodeSize  = 24
 	adLogLevels = ringSlots
-	adShared    = adGraphSize + adNodeSize*adMaxNodes + 8 // ad_finish's AdShared: ad_level's dynamic shared memory
+	adShared    = adGraphSize + adNodeSize*adMaxNodes + 4*ctlWords + 8 // ad_finish's AdShared: ad_level's dynamic shared memory
+	// adBlocksPerSM is ad_level's __launch_bounds__ minimum: the blocks
+	// of 256 threads resident on an SM (60 registers a thread, no spill;
+	// at 8 blocks, 32 registers, it spills in the bodies' loops).
+	adBlocksPerSM = 4
 )
 
 // deviceBody is the ad_level body that runs strategy s, and whether one
@@ -160,9 +164,12 @@ func (e *Engine) adLevelLaunch(ring uint64) (*gpu.Launch, error) {
 		return nil, err
 	}
 	alpha, beta := uint64(math.Float32bits(float32(e.opt.Alpha))), uint64(math.Float32bits(float32(e.opt.Beta)))
-	// a grid for the widest body of one thread per item (the others stride)
+	// a grid for the widest body of one thread per item (the others
+	// stride), at most what is resident at once: a second wave of blocks
+	// doubles the cost of the many small levels, where the launch is all
+	// the cost (a road graph's thousands)
 	work := max(e.m, e.inArcCount(), e.n, 1)
-	l, err := e.ad.mod.Launch("ad_level", e.grid(work), threads, adShared, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Ptr(e.src),
+	l, err := e.ad.mod.Launch("ad_level", min(e.grid(work), adBlocksPerSM*e.sms), threads, adShared, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Ptr(e.src),
 		gpu.Ptr(e.ioff), gpu.Ptr(e.iadj), gpu.Ptr(e.ad.isrc), gpu.Int(int(e.n)), uint64(e.m), uint64(e.inArcCount()),
 		gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.mark), gpu.Ptr(e.ctl), gpu.Int(1), ring,
 		gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.ad.big), gpu.Int(e.opt.TWCWarp), alpha, beta,

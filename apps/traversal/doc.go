@@ -136,9 +136,9 @@
 //
 // # Per-level adaptive BFS
 //
-// Issue 17's GPU half (paper.go, counted.go, adaptive_bfs.go, sweep.go,
-// kernels/adaptive.cu, its own module, loaded on first use; none of it has
-// run on a device yet: see "What the first device run must check" below).
+// Issue 17's GPU half (paper.go, counted.go, adaptive_bfs.go, ondevice.go,
+// sweep.go, kernels/adaptive.cu, its own module, loaded on first use; the
+// tests in adaptive_cuda_test.go pass on the H100).
 //
 // The implementations of Verstraaten, Varbanescu and de Laat
 // ("mix-and-match", 2018) are strategies (Strategy.Paper): edge-list-*
@@ -193,11 +193,31 @@
 // then cost a round trip per run. The levels of a run after its first are
 // decided from the first's features: AdaptiveTrace.Stale counts those
 // whose own pick differed. A pick that does not apply (needs in-arcs)
-// falls back to lb-cull. The device could choose without the host (a
-// tree walk in the closer and every candidate's kernels in one graph,
-// each returning unless chosen), but traversal.cu's kernels cannot test a
-// choice word, and an empty launch costs 2 to 4 us: more than the round
-// trip once there are a few candidates.
+// falls back to lb-cull. That is the host's loop (AdaptiveOptions.Host,
+// and any tree that picks a strategy of traversal.cu).
+//
+// Decided on the device (ondevice.go): where every strategy a leaf of the
+// tree picks has a body in ad_level (the paper's implementations and
+// do-beamer: ModelChooser.OnDevice), BFSAdaptive runs ad_level as a fixed
+// strategy's level (Engine.run: captured graphs of LevelsPerGraph
+// launches, two queued ahead), and the device decides: the block that
+// closes a level (the last to take its ticket) loads the tree (uploaded
+// once, each leaf's candidate replaced by its body) and a snapshot of the
+// control block into shared memory, closes the level as finish_level does,
+// computes the next level's features as adaptive.Tracker does (the same
+// double arithmetic: the same walk), walks the tree, and writes the body
+// that the next launch runs (C_CHOICE); a log in device memory keeps each
+// level's counters and body, from which the host rebuilds the trace after
+// the search (AdaptiveTrace.OnDevice, Disagree: the levels where the
+// host's walk of the same features picks otherwise, 0 in every test). A
+// body reads the frontier from the queue when the level before wrote one
+// whole (do-beamer's push; C_QOK) and from the stamps otherwise; a
+// top-down do-beamer level whose big list is empty closes in its first
+// launch, else in a second (C_PHASE). The grid is at most what is
+// resident (4 blocks of 256 threads an SM at ad_level's 60 registers): a
+// second wave of blocks would double the many small levels' cost. The
+// sweep's --on-device times each such candidate as ad_level runs it (ad_set
+// picks the body and stops ad_level after one level).
 //
 // The oracle sweep (SweepBFS; 'spac traverse sweep' writes its rows with
 // adaptive.Writer): at every level of a search, the state (depths,
@@ -220,12 +240,14 @@
 // directed graph (4 bytes per in-arc; an undirected graph's are the COO
 // sources); the sweep 12 bytes per vertex, n/8 bytes and a queue.
 //
-// What the first device run must check (adaptive_cuda_test.go): every new
-// strategy through the conformance suite; the counters of every PerLevel
-// strategy equal to the reference's (TestCountersMatchReference); a sweep
-// on a small Kronecker and road graph without faults, its rows read back
-// by adaptive.ReadSweep; adaptive searches valid by the Graph500 rules;
-// then TestAdaptiveBench (SPAC_ADAPTIVE_BENCH=1).
+// The device tests (adaptive_cuda_test.go): every new strategy through the
+// conformance suite; the counters of every PerLevel strategy equal to the
+// reference's (TestCountersMatchReference); a sweep, host and on-device, on
+// a small Kronecker and road graph without faults, its rows read back by
+// adaptive.ReadSweep; adaptive searches valid by the Graph500 rules, on
+// the host and on the device, where trees that chain every body after
+// every other check each level's body and its features against the
+// reference depths'; then TestAdaptiveBench (SPAC_ADAPTIVE_BENCH=1).
 //
 // # Many-source BFS
 //

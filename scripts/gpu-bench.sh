@@ -6,7 +6,8 @@
 #     machine: copy its files into an ignored folder, .kit/matrices, and carry it),
 #   - fp32 and fp64, block sizes 256, 512 and 1024, the SPAC kernels with x in
 #     shared memory (spac-smem) and through the read-only cache (spac-ldg),
-#     four tasks per thread (-x4) and spac-seg (precomputed rows, uint16 x),
+#     four tasks per thread (-x4), spac-seg (precomputed rows, uint16 x) and
+#     spac-seg8 (eight tasks per thread, row starts in the x addresses),
 #     against csr-scalar, csr-vector, coo-atomic and every cuSPARSE path (CSR
 #     default and ALG2, COO, sliced ELL, BSR).
 # Writes into OUTDIR: report.md (the goals, a summary per input and precision,
@@ -129,8 +130,8 @@ gpu_run() { # input blocks methods tag
   [ $rc -ne 0 ] && tail -3 "$out/csv/$n$tag.err" | tee -a "$log" >&2
   [ -s "$out/csv/$n$tag.csv" ] && csvs+=(--merge "$out/csv/$n$tag.csv")
 }
-all=csr-scalar,csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell,cusparse-bsr
-perblock=csr-scalar,csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg
+all=csr-scalar,csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell,cusparse-bsr
+perblock=csr-scalar,csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8
 # Smallest input first: the GPU works while the large partitions run.
 order=()
 for ((i = ${#inputs[@]} - 1; i >= 0; i--)); do order+=("${inputs[i]}"); done
@@ -214,7 +215,7 @@ if [ $ncu_ok = 1 ]; then
   metrics+=,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
   metrics+=,smsp__cycles_active.avg.pct_of_peak_sustained_elapsed
   mkdir -p "$out/ncu"
-  groups=(${NCU_GROUPS:-csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg cusparse-csr cusparse-csr-alg2 cusparse-coo cusparse-sell})
+  groups=(${NCU_GROUPS:-csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8 cusparse-csr cusparse-csr-alg2 cusparse-coo cusparse-sell})
   for input in "${ncu_inputs[@]}"; do
     n=$(name "$input")
     # Its schedule may still be in the making (NCU_ONLY: counters as soon as
@@ -252,7 +253,7 @@ def ncu_last(f):
     return col, {r[col["Kernel Name"]]: r for r in data}
 ours = {"spmv_csr_scalar_f64": "csr-scalar", "spmv_csr_vector_f64": "csr-vector", "spmv_coo_atomic_f64": "coo-atomic",
         "spmv_spac_smem_f64": "spac-smem", "spmv_spac_ldg_f64": "spac-ldg", "spmv_zero_rows_f64": "zero-rows",
-        "spmv_spac_smem_x4_f64": "spac-smem-x4", "spmv_spac_ldg_x4_f64": "spac-ldg-x4", "spmv_spac_seg_f64": "spac-seg", "spmv_spac_seg_ldg_f64": "spac-seg-ldg"}
+        "spmv_spac_smem_x4_f64": "spac-smem-x4", "spmv_spac_ldg_x4_f64": "spac-ldg-x4", "spmv_spac_seg_f64": "spac-seg", "spmv_spac_seg_ldg_f64": "spac-seg-ldg", "spmv_spac_seg8_f64": "spac-seg8"}
 print("## Measured traffic (Nsight Compute) against the model\n")
 print(f"fp64, block size {nb}, one product per kernel (the last launch of each kernel: the first is the check). "
       "L1 sectors: l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st,red,atom}, the 32-byte sectors the load/store units request, "

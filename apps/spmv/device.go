@@ -1,6 +1,7 @@
 package spmv
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -27,7 +28,7 @@ type DeviceSchedule struct {
 	a                                   *ScheduleArrays
 	meta, xUnique, yUniq                *gpu.Buffer
 	yShared, val, xLocal, col, rowStart *gpu.Buffer
-	zeroRows, desc, yRow                *gpu.Buffer
+	zeroRows, desc, yRow, xFlag         *gpu.Buffer
 }
 
 // Arrays returns the host form the schedule was uploaded from.
@@ -157,6 +158,9 @@ func (s *SpMV) Upload(a *ScheduleArrays) (*DeviceSchedule, error) {
 
 // checkArrays says whether a schedule was made for the SpMV's matrix.
 func (s *SpMV) checkArrays(a *ScheduleArrays) error {
+	if a == nil {
+		return errors.New("spmv: no schedule to upload")
+	}
 	if a.NRows != s.m.NRows || a.NCols != s.m.NCols || a.NNZ != s.m.NNZ() {
 		return fmt.Errorf("spmv: schedule %s is for a %d x %d matrix with %d entries, not %d x %d with %d",
 			a.Label, a.NRows, a.NCols, a.NNZ, s.m.NRows, s.m.NCols, s.m.NNZ())
@@ -184,6 +188,7 @@ func (ds *DeviceSchedule) upload(d *gpu.Device, t *gpu.Transfer, p Precision) er
 	send(&err, &ds.zeroRows, d, t, a.ZeroRows, "rows to clear")
 	send(&err, &ds.desc, d, t, a.Desc, "spac-seg descriptors")
 	send(&err, &ds.yRow, d, t, a.YRow, "spac-seg rows")
+	send(&err, &ds.xFlag, d, t, a.XFlag, "spac-seg8 x addresses and row starts")
 	return err
 }
 
@@ -202,7 +207,7 @@ func send[T any](err *error, dst **gpu.Buffer, d *gpu.Device, t *gpu.Transfer, s
 
 func (ds *DeviceSchedule) free() {
 	for _, b := range []*gpu.Buffer{ds.meta, ds.xUnique, ds.yUniq, ds.yShared,
-		ds.val, ds.xLocal, ds.col, ds.rowStart, ds.zeroRows, ds.desc, ds.yRow} {
+		ds.val, ds.xLocal, ds.col, ds.rowStart, ds.zeroRows, ds.desc, ds.yRow, ds.xFlag} {
 		b.Free()
 	}
 }
@@ -318,10 +323,13 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		op.Blocks = ceil(m.NNZ(), blockSize)
 		op.FormatBytes = int64(m.NNZ()) * int64(p.Bytes()+8)
 		err = add(launch(k.entryBase(), op.Blocks, blockSize, 0, gpu.Int(m.NNZ()), row, col, val, x, y))
-	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg:
+	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8:
 		a := sched.a
 		if k.IsSeg() && a.Desc == nil {
 			return nil, fmt.Errorf("%w: %s runs B/4 threads in whole warps, and schedule %s has block size %d, not a multiple of 128", ErrUnsupported, k, a.Label, a.BlockSize)
+		}
+		if k == SPACSeg8 && a.XFlag == nil && a.XStaged {
+			return nil, fmt.Errorf("%w: %s runs B/8 threads in whole warps, and schedule %s has block size %d, not a multiple of 256", ErrUnsupported, k, a.Label, a.BlockSize)
 		}
 		if k.StagesX() && !a.XStaged {
 			return nil, fmt.Errorf("%w: %s needs x in shared memory, but schedule %s (block size %d) reads x through the read-only cache: its blocks' x and y exceed the shared-memory budget (use spac-ldg, or --overflow split)", ErrUnsupported, k, a.Label, a.BlockSize)
@@ -347,6 +355,12 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		op.Threads = threads
 		op.Shared = a.SharedBytes(k, p)
 		op.FormatBytes = a.FormatBytes(k, p)
+		if k == SPACSeg8 {
+			err = add(launch(k.entryBase(), a.Blocks, threads, op.Shared,
+				gpu.Ptr(sched.meta), gpu.Ptr(sched.xUnique), gpu.Ptr(sched.yRow), gpu.Ptr(sched.val),
+				gpu.Ptr(sched.xFlag), x, y))
+			break
+		}
 		if k.IsSeg() {
 			err = add(launch(k.entryBase(), a.Blocks, threads, op.Shared,
 				gpu.Ptr(sched.meta), gpu.Ptr(sched.xUnique), gpu.Ptr(sched.yRow), gpu.Ptr(sched.val),

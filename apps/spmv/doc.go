@@ -43,6 +43,13 @@
 //     thread, one segmented warp scan with precomputed segment starts, the
 //     warps' carries combined once per block, every row stored once per
 //     block, plainly where the block owns it.
+//   - spac-seg8: the same reduction with eight tasks per thread (B/8
+//     threads) and no descriptor: per slot the value and one uint16 that
+//     holds the local x address and a row-start bit (seg8.go: the format
+//     and the kernel's CPU emulation), from which warp scans and one
+//     ballot give the rows; the block's x and its rows' indices staged in
+//     shared memory together; values and addresses loaded with the
+//     streaming hint, so that the L2 keeps x and y.
 //   - cusparse-csr, cusparse-csr-alg2, cusparse-coo, cusparse-sell,
 //     cusparse-bsr: cusparseSpMV with the CSR default algorithm, CSR_ALG2,
 //     COO, sliced ELL (32 rows a slice) and BSR (libformats.go; the last two

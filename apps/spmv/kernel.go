@@ -34,6 +34,7 @@ const (
 	SPACReadOnlyX4  Kernel = "spac-ldg-x4"
 	SPACSeg         Kernel = "spac-seg"
 	SPACSegLdg      Kernel = "spac-seg-ldg"
+	SPACSeg8        Kernel = "spac-seg8"
 	CuSPARSECSR     Kernel = "cusparse-csr"
 	CuSPARSECSRAlg2 Kernel = "cusparse-csr-alg2"
 	CuSPARSECOO     Kernel = "cusparse-coo"
@@ -43,7 +44,7 @@ const (
 
 // kernels names every kernel, in the order tables show them.
 var kernels = func() *enum.Table[Kernel] {
-	all := []Kernel{CSRScalar, CSRVector, COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg,
+	all := []Kernel{CSRScalar, CSRVector, COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8,
 		CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
 	names := make([]enum.Name[Kernel], len(all))
 	for i, k := range all {
@@ -60,16 +61,19 @@ func Kernels() []Kernel { return kernels.Values() }
 func (k Kernel) UsesSchedule() bool { return strings.HasPrefix(string(k), "spac-") }
 
 // StagesX reports whether a SPAC kernel keeps x in shared memory.
-func (k Kernel) StagesX() bool { return k == SPACShared || k == SPACSharedX4 || k == SPACSeg }
+func (k Kernel) StagesX() bool {
+	return k == SPACShared || k == SPACSharedX4 || k == SPACSeg || k == SPACSeg8
+}
 
-// ReadOnlyVariant returns the read-only-x kernel of a shared-x SPAC kernel, else k.
+// ReadOnlyVariant returns the read-only-x kernel of a shared-x SPAC kernel, else k
+// (spac-seg8 has none of its own: spac-seg-ldg runs every schedule it runs).
 func (k Kernel) ReadOnlyVariant() Kernel {
 	switch k {
 	case SPACShared:
 		return SPACReadOnly
 	case SPACSharedX4:
 		return SPACReadOnlyX4
-	case SPACSeg:
+	case SPACSeg, SPACSeg8:
 		return SPACSegLdg
 	}
 	return k
@@ -78,9 +82,12 @@ func (k Kernel) ReadOnlyVariant() Kernel {
 // TasksPerThread is how many consecutive tasks of a schedule one thread of
 // a SPAC kernel runs: 1 (a thread per task, the paper's mapping) or 4 (the
 // -x4 kernels: a block of B tasks has B/4 threads, which load 16 bytes at a
-// time).
+// time) or 8 (spac-seg8: B/8 threads).
 func (k Kernel) TasksPerThread() int {
-	if k == SPACSharedX4 || k == SPACReadOnlyX4 || k.IsSeg() {
+	switch {
+	case k == SPACSeg8:
+		return seg8Slots
+	case k == SPACSharedX4 || k == SPACReadOnlyX4 || k.IsSeg():
 		return 4
 	}
 	return 1

@@ -155,7 +155,7 @@ type ScheduleArrays struct {
 	BlockSize, Blocks int
 	XStaged           bool // x is in shared memory (false: the schedule applied the read-only policy)
 	BlockOffsets      []int32
-	Meta              []int32 // per block x0, nx, y0, ny, tasks, 0, 0, 0: what the kernels read of the offsets
+	Meta              []int32 // per block x0, nx, y0, ny, tasks, and for spac-seg8 the rows started before slots 256, 512, 768: what the kernels read of the offsets
 	XOffsets, XUnique []int32
 	YOffsets, YUnique []int32
 	YShared           []uint8
@@ -166,6 +166,7 @@ type ScheduleArrays struct {
 	ZeroRows          []int32  // rows no block stores plainly (shared or empty), ascending: cleared before every product
 	Desc              []uint32 // spac-seg: a descriptor per thread of four slots (seg.go); nil where the block size is not a multiple of 128
 	YRow              []int32  // spac-seg: YUnique with bit 31 set on the rows other blocks share (flushed with atomicAdd)
+	XFlag             []uint16 // spac-seg8: XLocal with bit 15 set where a slot starts a row (seg8.go); nil where the block size is not a multiple of 256 or x is not staged
 	MaxX, MaxY        int      // the most unique x and y of any block
 	MaxXY             int      // the most unique x plus y of any block
 }
@@ -189,9 +190,12 @@ func CheckBlockSize(b int) error {
 // SharedBytes is the dynamic shared memory a launch of kernel k on this
 // schedule asks for with values of p: the block's y slots, its x slots when
 // the kernel stages x, and the row counts of up to 32 warps; spac-seg needs
-// its x slots alone (its carries are static), spac-seg-ldg nothing.
+// its x slots alone (its carries are static), spac-seg-ldg nothing,
+// spac-seg8 its x slots and its rows' indices.
 func (a *ScheduleArrays) SharedBytes(k Kernel, p Precision) int {
 	switch {
+	case k == SPACSeg8:
+		return a.seg8Shared(p)
 	case k == SPACSeg:
 		return a.MaxX * p.Bytes()
 	case k == SPACSegLdg:
@@ -270,6 +274,7 @@ func NewScheduleArrays(s *schedule.Schedule, label string) (*ScheduleArrays, err
 	if err := a.segDescriptors(); err != nil {
 		return nil, err
 	}
+	a.seg8Format()
 	return a, nil
 }
 

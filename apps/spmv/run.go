@@ -308,8 +308,8 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 					if err := res.add(&cfg, row); err != nil {
 						return nil, err
 					}
-					if pc.sp == nil {
-						continue
+					if pc.sp == nil || arrays == nil {
+						continue // no device, or no kernel that runs a schedule: the CPU row alone
 					}
 					ds, err := pc.sp.Upload(arrays)
 					if err != nil {

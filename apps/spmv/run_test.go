@@ -276,3 +276,42 @@ func TestFormats(t *testing.T) {
 	}
 	plotstest.Check(t, svg.Bytes(), png.Bytes(), "scircuit", "fp64", "1.25", "speedup", "goal 1.00x: 1M nonzeros or more", "goal 1.20x: beyond the L2")
 }
+
+// TestScheduleWithoutScheduleKernels: methods and a schedule but only
+// kernels that run none (as spac spmv --reorder's first run has): the
+// schedule's CPU rows are measured and nothing is uploaded. A CUDA build
+// on a device used to upload a schedule it never converted and crash
+// (Upload(nil)); here Upload of nothing is an error, not a crash.
+func TestScheduleWithoutScheduleKernels(t *testing.T) {
+	coo := testMatrix(t)
+	cfg := SpMVConfig{
+		Input: "stencil", Matrix: coo, Precisions: []Precision{FP64}, BlockSizes: []int{64},
+		Kernels: []Kernel{CSRScalar}, Methods: []string{"chunks"}, GPU: true, Iters: 2,
+		Schedule: func(ctx context.Context, method string, b int) (*schedule.Schedule, error) {
+			return schedule.Build(coo, chunks(coo, b), schedule.Options{BlockSize: b})
+		},
+	}
+	res, err := RunSpMV(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sched int
+	for _, r := range res.Rows {
+		if r.Kernel == "cpu-schedule" && r.Ran() && r.OK {
+			sched++
+		}
+		if Kernel(r.Kernel).UsesSchedule() {
+			t.Errorf("a row of a kernel not asked for: %+v", r)
+		}
+	}
+	if sched != 1 {
+		t.Errorf("%d correct cpu-schedule rows, want 1: %+v", sched, res.Rows)
+	}
+	m, err := NewMatrix(coo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (&SpMV{m: m, p: FP64}).Upload(nil); err == nil {
+		t.Error("Upload(nil): no error")
+	}
+}

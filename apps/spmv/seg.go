@@ -135,10 +135,11 @@ func (a *ScheduleArrays) SegBytesPerNNZ(p Precision) float64 {
 
 // FormatBytes is what a SPAC kernel k reads of the schedule's arrays with
 // values of p (not x and y): per slot the value and the local x address
-// (staged x) or the int32 column (read-only x); the row-start bits of the
-// older kernels or spac-seg's descriptors; per block the meta; per unique
-// column of a block its index when x is staged; per unique row its index
-// (and the older kernels' shared flag).
+// (staged x; spac-seg8's carries its row-start bit) or the int32 column
+// (read-only x); the row-start bits of the older kernels or spac-seg's
+// descriptors; per block the meta; per unique column of a block its index
+// when x is staged; per unique row its index (and the older kernels'
+// shared flag).
 func (a *ScheduleArrays) FormatBytes(k Kernel, p Precision) int64 {
 	slots := int64(a.Blocks) * int64(a.BlockSize)
 	b := slots*int64(p.Bytes()) + int64(a.Blocks)*32 + int64(len(a.YUnique))*4
@@ -147,7 +148,10 @@ func (a *ScheduleArrays) FormatBytes(k Kernel, p Precision) int64 {
 	} else {
 		b += slots * 4
 	}
-	if k.IsSeg() {
+	switch {
+	case k == SPACSeg8:
+		return b
+	case k.IsSeg():
 		return b + slots/segSlots*4
 	}
 	return b + slots/8 + int64(len(a.YUnique))
@@ -170,15 +174,7 @@ func CSRBytesPerNNZ(nRows, nnz int, p Precision) float64 {
 // The unit tests check it against the reference: the format and the
 // kernel's reading of it are proven before any device runs them.
 func emulateSeg(k Kernel, a *ScheduleArrays, x []float64, y []float64, p Precision) {
-	round := func(v float64) float64 {
-		if p == FP32 {
-			return float64(float32(v))
-		}
-		return v
-	}
-	for _, r := range a.ZeroRows {
-		y[r] = 0
-	}
+	round := emulationStart(a, y, p)
 	var b int // the block running
 	store := func(r int, v float64) {
 		g := a.YRow[int(a.Meta[8*b+2])+r]
@@ -292,4 +288,17 @@ func emulateSeg(k Kernel, a *ScheduleArrays, x []float64, y []float64, p Precisi
 			}
 		}
 	}
+}
+
+// emulationStart begins a kernel's CPU emulation as the host begins a
+// product: it clears the rows in ZeroRows, and returns the rounding of a
+// result to the precision's arithmetic.
+func emulationStart(a *ScheduleArrays, y []float64, p Precision) (round func(float64) float64) {
+	for _, r := range a.ZeroRows {
+		y[r] = 0
+	}
+	if p == FP32 {
+		return func(v float64) float64 { return float64(float32(v)) }
+	}
+	return func(v float64) float64 { return v }
 }

@@ -78,8 +78,10 @@ schedule, x and y in shared memory), spac-ldg (x through the read-only
 cache, y in shared memory), spac-smem-x4 and spac-ldg-x4 (four tasks per
 thread), spac-seg (four tasks per thread, a value and a uint16 x address
 per task, rows precomputed, one segmented reduction per block; block sizes
-that are multiples of 128) and spac-seg-ldg (the same with x through the
-read-only cache); cuSPARSE: cusparse-csr (default algorithm),
+that are multiples of 128), spac-seg-ldg (the same with x through the
+read-only cache) and spac-seg8 (eight tasks per thread, a value and one
+uint16 per task that holds the x address and whether the task starts a
+row: no descriptor; block sizes that are multiples of 256); cuSPARSE: cusparse-csr (default algorithm),
 cusparse-csr-alg2, cusparse-coo, cusparse-sell (sliced ELL, 32 rows a
 slice) and cusparse-bsr (the block size of 2 to 8 that stores the fewest
 bytes), the last two where their padding stays under 3x the nonzeros.
@@ -118,7 +120,7 @@ cuSPARSE's best path, by input and precision) and DIR/results.csv; --merge adds 
 --format csv or json output (or results.csv files), and with no IN only renders.`,
 		Example: `  spac spmv bcsstk13.mtx.gz                                   # CPU only
   spac spmv gen:cant --gpu --block-size 256,512,1024 --precision fp32,fp64
-  spac spmv web.mtx --gpu --kernels spac-seg,spac-ldg-x4,cusparse-csr,cusparse-coo --format csv --budget 3
+  spac spmv web.mtx --gpu --kernels spac-seg8,spac-seg,cusparse-csr,cusparse-coo --format csv --budget 3
   spac spmv gen:in-2004 --gpu -b 512 --reorder rcm,nd,spac
   spac spmv --merge a.csv --merge b.csv --report out/        # render a report`,
 		RunE: func(c *cobra.Command, args []string) error { return runSpMVCmd(c, args, &f) },

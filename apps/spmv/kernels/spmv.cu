@@ -369,6 +369,229 @@ __device__ __forceinline__ void spac_seg(const int4* __restrict__ meta, const in
     }
 }
 
+// Eight consecutive slots of streamed data (values, local x addresses),
+// loaded 16 bytes at a time with the streaming hint (ld.global.cs: evict
+// first from L1 and L2). Every slot is read once per product; marking it
+// so leaves the L2 to what is reused, x and y.
+__device__ __forceinline__ void load8_stream(const float* __restrict__ p, float (&v)[8]) {
+    const float4 a = __ldcs(reinterpret_cast<const float4*>(p));
+    const float4 b = __ldcs(reinterpret_cast<const float4*>(p) + 1);
+    v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = a.w, v[4] = b.x, v[5] = b.y, v[6] = b.z, v[7] = b.w;
+}
+__device__ __forceinline__ void load8_stream(const double* __restrict__ p, double (&v)[8]) {
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const double2 a = __ldcs(reinterpret_cast<const double2*>(p) + k);
+        v[2 * k] = a.x, v[2 * k + 1] = a.y;
+    }
+}
+
+// y[g] = v for a row the block owns, atomicAdd for a row other blocks share
+// (bit 31 of its entry; the host cleared those rows); the block's rows are
+// in shared memory.
+template <typename T>
+__device__ __forceinline__ void row_store(const int* rows, int r, T v, T* __restrict__ y) {
+    const int g = rows[r];
+    T* const p = y + (unsigned)(g & 0x7fffffff);  // one address for both paths
+    if (g < 0) {
+        atomicAdd(p, v);
+    } else {
+        *p = v;
+    }
+}
+
+// One round of staging: R of the block's unique x and R of its rows' global
+// indices per thread, all R pairs of loads in flight before the first
+// store to shared memory.
+template <typename T, int R>
+__device__ __forceinline__ void stage_round(int i, int nt, const int4& m, const int* __restrict__ x_unique,
+                                            const int* __restrict__ y_row, const T* __restrict__ x, T* xs,
+                                            int* rows) {
+    int c[R], r[R];
+#pragma unroll
+    for (int j = 0; j < R; ++j) {
+        const int k = i + j * nt;
+        c[j] = k < m.y ? __ldg(&x_unique[m.x + k]) : 0;
+        r[j] = k < m.w ? __ldg(&y_row[m.z + k]) : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < R; ++j) {
+        const int k = i + j * nt;
+        if (k < m.y) xs[k] = __ldg(&x[c[j]]);
+        if (k < m.w) rows[k] = r[j];
+    }
+}
+
+// spac-seg8: the SPAC schedule with eight slots per thread (B/8 threads, at
+// most four warps) and no per-thread descriptor (apps/spmv/seg8.go
+// describes the format and checks it with a CPU emulation of this kernel).
+// Per slot it reads the value and one uint16: the block-local x address in
+// bits 0-14 and, in bit 15, whether the slot starts a row. The ranks come
+// from those bits: a thread's first local row is the rows started before
+// its warp (meta, per warp) plus a warp scan of its count of row starts;
+// the segment of the warp's segmented scan starts at the highest lane at
+// or below the thread's with a row start (one ballot). The block's x and
+// its rows' global indices are staged in shared memory together (one
+// dependent round for most blocks), so a row's store waits on no global
+// load. A thread sums its runs and stores a run that starts and ends in it;
+// its last run goes through the warp's segmented scan, and the lane where
+// the row ends stores it. A row that crosses warps leaves carries in
+// shared memory, which thread 0 adds up in warp order (blocks of more than
+// one warp of tasks). Each row reaches y once per block.
+template <typename T>
+__device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const int* __restrict__ x_unique,
+                                          const int* __restrict__ y_row, const T* __restrict__ val,
+                                          const unsigned short* __restrict__ x_flag, const T* __restrict__ x,
+                                          T* __restrict__ y) {
+    extern __shared__ __align__(16) unsigned char smem_raw[];
+    T* xs = reinterpret_cast<T*>(smem_raw);
+    __shared__ T head[4], tail[4];
+    __shared__ int row_t[4], info[4];
+    const int t = threadIdx.x;
+    const int nt = blockDim.x;
+    const int lane = t & 31, w = t >> 5;
+
+    const size_t slot = ((size_t)blockIdx.x * nt + t) * 8;
+    T v[8];
+    load8_stream(val + slot, v);
+    const uint4 q = __ldcs(reinterpret_cast<const uint4*>(x_flag + slot));
+    const int4 m = __ldg(&meta[2 * blockIdx.x]);      // x0, nx, y0, ny
+    const int4 m2 = __ldg(&meta[2 * blockIdx.x + 1]);  // tasks, rows started before warps 1, 2, 3
+    int* rows = reinterpret_cast<int*>(xs + m.y);
+
+    // Stage x and the rows in one round where two of each per thread do
+    // (predicated slots cost instructions), else in rounds of four.
+    const int stage = max(m.y, m.w);
+    if (stage <= 2 * nt) {
+        stage_round<T, 2>(t, nt, m, x_unique, y_row, x, xs, rows);
+    } else {
+        for (int i = t; i < stage; i += 4 * nt) stage_round<T, 4>(i, nt, m, x_unique, y_row, x, xs, rows);
+    }
+
+    // Row starts: bit j of f is bit 15 of slot j's uint16 (little-endian
+    // halves of q). Padding slots start nothing.
+    const unsigned f = ((q.x >> 15) & 1u) | ((q.x >> 30) & 2u) | ((q.y >> 13) & 4u) | ((q.y >> 28) & 8u) |
+                       ((q.z >> 11) & 16u) | ((q.z >> 26) & 32u) | ((q.w >> 9) & 64u) | ((q.w >> 24) & 128u);
+    const int count = __popc(f);
+    int before = count;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const int u = __shfl_up_sync(FULL_MASK, before, d);
+        if (lane >= d) before += u;
+    }
+    const int wbase = w == 0 ? 0 : w == 1 ? m2.y : w == 2 ? m2.z : m2.w;
+    const int row0 = wbase + before - count + (int)(f & 1u) - 1;  // the local row of the first slot
+    const unsigned any = __ballot_sync(FULL_MASK, f != 0u);
+    const unsigned starts = __ballot_sync(FULL_MASK, f & 1u);
+    const int tasks = m2.x;
+    const int valid = tasks - 8 * t;  // slots with tasks; only the block's last thread has padding
+    __syncthreads();
+
+    T xv[8];
+    const unsigned qa[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+    for (int j = 0; j < 8; ++j) xv[j] = xs[(qa[j >> 1] >> (16 * (j & 1))) & 0x7fffu];
+    if (valid < 8) {
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+            if (j >= valid) xv[j] = T(0);
+        }
+    }
+    int row = row0;
+    T sum = T(0), first = T(0);
+    bool multi = false;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        if (j > 0 && ((f >> j) & 1u)) {
+            if (multi) {
+                row_store(rows, row, sum, y);  // a run inside the thread
+            } else {
+                first = sum;
+            }
+            multi = true;
+            ++row;
+            sum = T(0);
+        }
+        sum += v[j] * xv[j];
+    }
+
+    // The segmented scan of the last runs; the segment starts at the
+    // highest lane at or below this one with a row start (none: the row
+    // began in an earlier warp).
+    const unsigned le = any & (FULL_MASK >> (31 - lane));
+    const int seg = le ? 31 - __clz(le) : -1;
+    const int segc = max(seg, 0);
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const T u = __shfl_up_sync(FULL_MASK, sum, d);
+        if (lane - d >= segc) sum += u;
+    }
+    const T prev = __shfl_up_sync(FULL_MASK, sum, 1);
+    bool carry = false;  // this thread ends the warp's first row, begun in an earlier warp
+    if (multi) {
+        if (f & 1u) {
+            row_store(rows, row0, first, y);
+        } else if (any & ((1u << lane) - 1u)) {
+            row_store(rows, row0, first + prev, y);
+        } else {
+            head[w] = lane > 0 ? first + prev : first;
+            carry = true;
+        }
+    }
+    if (valid > 0) {
+        const bool last = valid <= 8;  // the block's last thread with tasks
+        if (last || (lane < 31 && ((starts >> (lane + 1)) & 1u))) {
+            if (seg < 0) {
+                head[w] = sum;
+                carry = true;
+            } else {
+                row_store(rows, row, sum, y);
+            }
+        } else if (lane == 31) {
+            tail[w] = sum;
+            row_t[w] = row;
+        }
+    }
+    if (tasks <= 32 * 8) return;  // one warp of tasks: no row crosses a warp (uniform per block)
+    const unsigned carried = __ballot_sync(FULL_MASK, carry);
+    if (lane == 0) info[w] = (int)(starts & 1u) | (carried ? 2 : 0) | (tasks > 256 * (w + 1) ? 4 : 0);
+    __syncthreads();
+    if (t == 0) {
+        // Warp k: bit 0, its first slot starts a row; bit 1, a row begun
+        // before it ends in it (head); bit 2, its last row goes on (tail).
+        bool open = false;
+        T c = T(0);
+        int r = 0;
+        for (int k = 0; k < (tasks + 255) >> 8; ++k) {
+            const int fl = info[k];
+            if (open) {
+                if (fl & 1) {
+                    row_store(rows, r, c, y);
+                    open = false;
+                } else if (fl & 2) {
+                    row_store(rows, r, c + head[k], y);
+                    open = false;
+                } else {
+                    c += tail[k];  // the row runs through warp k
+                    continue;
+                }
+            }
+            if (fl & 4) {
+                c = tail[k];
+                r = row_t[k];
+                open = true;
+            }
+        }
+    }
+}
+
+#define SPAC_SEG8_KERNEL(T, SUFFIX)                                                                                  \
+    extern "C" __global__ void __launch_bounds__(128) spmv_spac_seg8_##SUFFIX(                                       \
+        const int4* meta, const int* x_unique, const int* y_row, const T* val, const unsigned short* x_flag,         \
+        const T* x, T* y) {                                                                                          \
+        spac_seg8<T>(meta, x_unique, y_row, val, x_flag, x, y);                                                      \
+    }
+
 #define SPAC_SEG_KERNEL(T, SUFFIX, NAME, STAGE_X)                                                                    \
     extern "C" __global__ void __launch_bounds__(256) spmv_spac_##NAME##_##SUFFIX(                                   \
         const int4* meta, const int* x_unique, const int* y_row, const T* val, const unsigned short* x_local,        \
@@ -404,7 +627,8 @@ __device__ __forceinline__ void spac_seg(const int4* __restrict__ meta, const in
     SPAC_KERNEL(T, SUFFIX, smem_x4, true, 4)                                                                         \
     SPAC_KERNEL(T, SUFFIX, ldg_x4, false, 4)                                                                         \
     SPAC_SEG_KERNEL(T, SUFFIX, seg, true)                                                                            \
-    SPAC_SEG_KERNEL(T, SUFFIX, seg_ldg, false)
+    SPAC_SEG_KERNEL(T, SUFFIX, seg_ldg, false)                                                                       \
+    SPAC_SEG8_KERNEL(T, SUFFIX)
 
 SPMV_KERNELS(float, f32)
 SPMV_KERNELS(double, f64)

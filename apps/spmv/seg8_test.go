@@ -1,0 +1,143 @@
+package spmv
+
+import (
+	"math"
+	"testing"
+)
+
+// TestSeg8Emulation runs the CPU emulation of spac-seg8 on every test case
+// and schedule at the block sizes it runs (multiples of 256: B/8 threads in
+// whole warps) and checks it against the reference in both precisions.
+func TestSeg8Emulation(t *testing.T) {
+	for _, tc := range testCases() {
+		m, err := NewMatrix(tc.coo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := randomXFor(m.NCols, 13)
+		for _, b := range []int{256, 512, 1024} {
+			for _, a := range scheduleArrays(t, tc.coo, b) {
+				if !a.XStaged {
+					if a.XFlag != nil {
+						t.Errorf("%s B=%d %s: x read-only, yet spac-seg8's format was made", tc.name, b, a.Label)
+					}
+					continue
+				}
+				if a.XFlag == nil {
+					t.Fatalf("%s B=%d %s: no spac-seg8 format", tc.name, b, a.Label)
+				}
+				for _, p := range []Precision{FP32, FP64} {
+					if e, row, got, want := seg8Error(m, a, x, p); !(e <= Tolerance(p)) {
+						t.Errorf("%s %s B=%d schedule %s: max rel err %.3g (row %d: %g, want %g)", tc.name, p, b, a.Label, e, row, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// seg8Error runs the emulation from a y of NaN (a row nobody writes shows)
+// and returns the largest relative error and the worst row.
+func seg8Error(m *Matrix, a *ScheduleArrays, x []float64, p Precision) (e float64, row int, got, want float64) {
+	ref, abs, _ := m.Reference(x, p)
+	y := make([]float64, m.NRows)
+	for i := range y {
+		y[i] = math.NaN()
+	}
+	emulateSeg8(a, x, y, p)
+	for i := range y {
+		if !(math.Abs(y[i]-ref[i]) <= math.Abs(y[row]-ref[row])) {
+			row = i
+		}
+	}
+	return MaxRelError(y, ref, abs), row, y[row], ref[row]
+}
+
+// TestSeg8Format checks the format's invariants on every case at B=1024:
+// the x addresses are XLocal's, the row-start bits mark exactly where the
+// local row changes, padding is zero, and Meta's per-warp counts are the
+// row starts before each warp; then that the emulation notices a flipped
+// row-start bit (the test can fail).
+func TestSeg8Format(t *testing.T) {
+	const b = 1024
+	for _, tc := range testCases() {
+		for _, a := range scheduleArrays(t, tc.coo, b) {
+			if a.XFlag == nil {
+				continue
+			}
+			for blk := range a.Blocks {
+				tasks, starts := int(a.Meta[8*blk+4]), 0
+				for s := range b {
+					slot := blk*b + s
+					f := a.XFlag[slot]
+					if s >= tasks {
+						if f != 0 {
+							t.Fatalf("%s %s block %d slot %d: padding holds %#x", tc.name, a.Label, blk, s, f)
+						}
+						continue
+					}
+					if s%seg8WarpSlots == 0 && s > 0 {
+						if got := int(a.Meta[8*blk+4+s/seg8WarpSlots]); got != starts {
+							t.Fatalf("%s %s block %d: %d rows before warp %d, Meta says %d", tc.name, a.Label, blk, starts, s/seg8WarpSlots, got)
+						}
+					}
+					start := s == 0 || a.YLocal[slot] != a.YLocal[slot-1]
+					if (f&seg8Start != 0) != start || f&seg8AddrMask != a.XLocal[slot] {
+						t.Fatalf("%s %s block %d slot %d: flag word %#x, want start %v and address %d", tc.name, a.Label, blk, s, f, start, a.XLocal[slot])
+					}
+					if start {
+						starts++
+					}
+				}
+			}
+		}
+	}
+
+	// A planted bug: one row start dropped in the middle of a block.
+	tc := testCases()[len(testCases())-1] // banded: rows of nine
+	m, _ := NewMatrix(tc.coo)
+	a, err := NewScheduleArrays(schedules(t, tc.coo, b)["chunks"], "chunks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := randomXFor(m.NCols, 5)
+	if e, _, _, _ := seg8Error(m, a, x, FP64); e > Tolerance(FP64) {
+		t.Fatalf("intact format: max rel err %.3g", e)
+	}
+	for s := 300; ; s++ {
+		if a.XFlag[s]&seg8Start != 0 {
+			a.XFlag[s] &^= seg8Start
+			break
+		}
+	}
+	if e, _, _, _ := seg8Error(m, a, x, FP64); !(e > Tolerance(FP64)) {
+		t.Errorf("a row start dropped: max rel err %.3g, want it caught", e)
+	}
+}
+
+// TestSeg8Bytes: on the banded case spac-seg8 reads fewer bytes of its
+// format per nonzero than spac-seg (no descriptors) and than CSR, and
+// needs B=256 multiples.
+func TestSeg8Bytes(t *testing.T) {
+	tc := testCases()[len(testCases())-1]
+	m, _ := NewMatrix(tc.coo)
+	a, err := NewScheduleArrays(schedules(t, tc.coo, 1024)["chunks"], "chunks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []Precision{FP32, FP64} {
+		seg8 := float64(a.FormatBytes(SPACSeg8, p)) / float64(a.NNZ)
+		seg, csr := a.SegBytesPerNNZ(p), CSRBytesPerNNZ(m.NRows, m.NNZ(), p)
+		t.Logf("banded, %s: spac-seg8 %.2f bytes per nonzero, spac-seg %.2f, CSR %.2f", p, seg8, seg, csr)
+		if !(seg8 < seg && seg8 < csr) {
+			t.Errorf("%s: spac-seg8 reads %.2f bytes per nonzero, spac-seg %.2f, CSR %.2f: want the fewest", p, seg8, seg, csr)
+		}
+	}
+	if got, want := a.SharedBytes(SPACSeg8, FP64), a.MaxX*8; got < want || got > want+4*a.MaxY {
+		t.Errorf("shared bytes %d, want between %d and %d", got, want, want+4*a.MaxY)
+	}
+	small, err := NewScheduleArrays(schedules(t, tc.coo, 128)["chunks"], "chunks")
+	if err != nil || small.XFlag != nil {
+		t.Errorf("B=128: spac-seg8 format %v (%v), want none", small.XFlag != nil, err)
+	}
+}

@@ -3,7 +3,8 @@
 # cfd, btree, gaussian and particlefilter, the original kernels, the
 # original on RCM-ordered data and SPAC, time at every block size on the
 # GPU, each run checked against its CPU reference; then Nsight Compute's
-# DRAM and L2 counters of original, RCM and SPAC at one block size; then
+# DRAM and L2 counters of original, RCM and SPAC (and b+tree's spac-swap)
+# at one block size per app; then
 # the report ('spac rodinia report'): report.md with the Fig. 15 table
 # (best of each variant over block sizes, SPAC's over the original's and
 # RCM's, the partition time beside it), fig14.svg/png, fig15.svg/png,
@@ -20,13 +21,19 @@
 # Env: SPAC (bin/gpu/spac; for REPORT_ONLY, 'go run ./cmd/spac' where it
 #      is missing), APPS (cfd btree gaussian particlefilter), and per app
 #      its inputs and flags:
-#        CFD_INPUTS (fvcorr-097k), CFD_ARGS (-b 128,192,256,384,512,1024 --precision fp32,fp64 -n 100)
-#        BTREE_INPUTS (mil), BTREE_ARGS (-b 32,64,128,256,512,1024)
-#        GAUSSIAN_INPUTS (matrix:n=2048), GAUSSIAN_ARGS (-b 32,64,128,256,512,1024 --precision fp32)
-#        PF_INPUTS (rodinia h100), PF_ARGS (-b 32,64,128,256,512,1024 --variant original,naive,rcm,spac)
-#      TIMEOUT (seconds per process, 600), DEADLINE (seconds for the runs
-#      and counters together, none), NCU (auto: where ncu is found; 0: off),
-#      NCU_BLOCK (128), NCU_TIMEOUT (120).
+#        CFD_INPUTS (fvcorr-097k), CFD_ARGS (-b 128,192,256,384,512,1024 --precision fp32,fp64 -n 20)
+#        BTREE_INPUTS (mil), BTREE_ARGS (-b 32,64,128,256,512,1024 --variant original,rcm,spac,spac-swap)
+#        GAUSSIAN_INPUTS (matrix:n=1024), GAUSSIAN_ARGS (-b 32,64,128,256,512,1024 --precision fp32,fp64)
+#        PF_INPUTS (rodinia), PF_ARGS (-b 32,64,128,256,512,1024 --variant original,naive,rcm,spac)
+#      (cfd's -n is the CPU reference's length: the GPU's time is one
+#      iteration's whatever it is; the paper's shapes are the defaults, the
+#      larger inputs btree h100, gaussian matrix:n=4096 and particlefilter
+#      h100 are for a second call with NCU=0), TIMEOUT (seconds per
+#      process, 600), DEADLINE (seconds for the runs and counters together,
+#      none), NCU (auto: where ncu is found; 0: off), NCU_BLOCKS (the block
+#      size of each app's counters: cfd=128 btree=256 gaussian=256
+#      particlefilter=128: Rodinia's b+tree order, where the paper has
+#      gaussian gain and particlefilter's 2.40x), NCU_TIMEOUT (120).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/rodinia-sweep.sh OUTDIR}
@@ -34,7 +41,7 @@ spac=${SPAC:-bin/gpu/spac}
 apps=${APPS:-cfd btree gaussian particlefilter}
 limit=${TIMEOUT:-600}
 deadline=${DEADLINE:-0}
-nb=${NCU_BLOCK:-128}
+ncuBlocks=${NCU_BLOCKS:-cfd=128 btree=256 gaussian=256 particlefilter=128}
 mkdir -p "$out/json" "$out/ncu"
 log=$out/log.txt
 touch "$log"
@@ -56,20 +63,29 @@ inputs() {
   case $1 in
   cfd) echo "${CFD_INPUTS:-fvcorr-097k}" ;;
   btree) echo "${BTREE_INPUTS:-mil}" ;;
-  gaussian) echo "${GAUSSIAN_INPUTS:-matrix:n=2048}" ;;
-  particlefilter) echo "${PF_INPUTS:-rodinia h100}" ;;
+  gaussian) echo "${GAUSSIAN_INPUTS:-matrix:n=1024}" ;;
+  particlefilter) echo "${PF_INPUTS:-rodinia}" ;;
   esac
 }
 args() {
   case $1 in
-  cfd) echo "${CFD_ARGS:--b 128,192,256,384,512,1024 --precision fp32,fp64 -n 100}" ;;
-  btree) echo "${BTREE_ARGS:--b 32,64,128,256,512,1024}" ;;
-  gaussian) echo "${GAUSSIAN_ARGS:--b 32,64,128,256,512,1024 --precision fp32}" ;;
+  cfd) echo "${CFD_ARGS:--b 128,192,256,384,512,1024 --precision fp32,fp64 -n 20}" ;;
+  btree) echo "${BTREE_ARGS:--b 32,64,128,256,512,1024 --variant original,rcm,spac,spac-swap}" ;;
+  gaussian) echo "${GAUSSIAN_ARGS:--b 32,64,128,256,512,1024 --precision fp32,fp64}" ;;
   particlefilter) echo "${PF_ARGS:--b 32,64,128,256,512,1024 --variant original,naive,rcm,spac}" ;;
   esac
 }
-# The flag that picks variants, and the variant names of the counters.
+# The flag that picks variants, the variants profiled, and the block size
+# of an app's counters.
 variantFlag() { [ "$1" = cfd ] && echo --schedule || echo --variant; }
+profiled() { [ "$1" = btree ] && echo original rcm spac spac-swap || echo original rcm spac; }
+ncuBlock() {
+  local kv
+  for kv in $ncuBlocks; do
+    [ "${kv%%=*}" = "$1" ] && { echo "${kv#*=}"; return; }
+  done
+  echo 128
+}
 
 if [ "${REPORT_ONLY:-0}" != 1 ]; then
   [ -x "$spac" ] || { echo "rodinia-sweep: no binary at $spac (build it with 'make gpu' and carry bin/gpu)" >&2; exit 1; }
@@ -116,11 +132,14 @@ if [ "${REPORT_ONLY:-0}" != 1 ]; then
     done
   done
 
-  # Counters of one run of each variant at block size NCU_BLOCK, on each
-  # app's first input: cfd's flux kernels (one launch each); the particle
-  # filter's kernels of the timed run (the warm-up run's launches are
-  # skipped: 5 a frame for original and rcm, 7 for spac); every kernel of
-  # one btree and gaussian run.
+  # Counters of one run of each variant at the app's block size of
+  # NCU_BLOCKS, on each app's first input: cfd's flux kernels (one launch
+  # each); the particle filter's kernels of the timed run (the warm-up
+  # run's launches are skipped: 5 a frame for original and rcm, 7 for
+  # spac); btree's kernels of one run without the reference (its check,
+  # warm-up and timed launch of each kind); gaussian's first 400 kernels
+  # (steps 0 to 199 of its first elimination). The timer's own spin kernel
+  # (gpu_spin) is left out by the kernel filters.
   if [ "${NCU:-auto}" != 0 ] && command -v ncu >/dev/null 2>&1; then
     metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
     metrics+=,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_tex_lookup_hit.sum
@@ -128,14 +147,15 @@ if [ "${REPORT_ONLY:-0}" != 1 ]; then
     for app in $apps; do
       "$spac" "$app" --help >/dev/null 2>&1 || continue
       in=$(inputs "$app" | awk '{print $1}')
-      for v in original rcm spac; do
+      nb=$(ncuBlock "$app")
+      for v in $(profiled "$app"); do
         t=$(left)
         [ "$t" -gt "${NCU_TIMEOUT:-120}" ] && t=${NCU_TIMEOUT:-120}
         if [ "$t" -le 5 ]; then
           say "ncu $app $v: skipped, the deadline is reached"
           continue
         fi
-        sel=(-k 'regex:.' -c 400)
+        sel=(-k 'regex:^(btree|gaussian)_' -c 400)
         extra=()
         case $app in
         cfd)
@@ -159,6 +179,31 @@ if [ "${REPORT_ONLY:-0}" != 1 ]; then
         say "ncu $app $in $v B=$nb: exit $? in $((SECONDS - t0)) s"
       done
     done
+    # ncu's raw page has hundreds of device columns: keep the launch's
+    # identity and the metrics (what the report reads), where python3 is.
+    if command -v python3 >/dev/null 2>&1; then
+      for f in "$out"/ncu/*.csv; do
+        [ -s "$f" ] || continue
+        python3 - "$f" <<'PY' || say "could not trim $f"
+import csv, sys
+path = sys.argv[1]
+lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
+head = [l for l in lines if not l.startswith('"')]
+rows = list(csv.reader([l for l in lines if l.startswith('"')]))
+if rows:
+    ids = ("ID", "Kernel Name", "Block Size", "Grid Size", "launch__registers_per_thread", "launch__shared_mem_per_block_dynamic",
+           "launch__waves_per_multiprocessor")
+    units = ("dram", "lts", "l1tex", "gpu", "sm", "smsp")
+    keep = [i for i, h in enumerate(rows[0])
+            if h in ids or h.split("__")[0] in units and h.endswith((".sum", ".pct"))]
+    with open(path, "w", newline="") as f:
+        f.write("".join(l + "\n" for l in head))
+        w = csv.writer(f, quoting=csv.QUOTE_ALL, lineterminator="\n")
+        for r in rows:
+            w.writerow([r[i] if i < len(r) else "" for i in keep])
+PY
+      done
+    fi
   else
     say "Nsight Compute (ncu) not found or NCU=0: no counters"
   fi

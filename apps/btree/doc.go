@@ -39,11 +39,18 @@
 // through pipeline.PartitionGraph); within a part the queries are sorted by
 // key. A SPAC block runs its part's queries one after another with the
 // original's node search, its threads across a node's keys, but keeps the
-// last node of every level of the path in shared memory and reads a node
-// from global memory only when the path moves to another one: every node a
-// part touches is read once per block instead of once per query
-// (Schedule.Run counts those reads on the CPU; OriginalLoads is the
-// original's count).
+// keys of the last node of every level of the path in shared memory and
+// reads a node from global memory only when the path moves to another one:
+// every node a part touches is read once per block instead of once per
+// query (Schedule.Run counts those reads on the CPU; OriginalLoads is the
+// original's count). The child or record number the search picks is read
+// from global memory by the one thread that picked it, as the original
+// reads it, so a node costs its keys' bytes, not its whole record's.
+//
+// The schedule's order alone (job swapping: block i of the original
+// kernels runs query Order[i], so a part's queries run in consecutive
+// blocks) is the spac-swap variant of 'spac btree': it separates what the
+// order gains from what the staging gains.
 //
 // The RCM baseline (NewRCM) renumbers the nodes by reverse Cuthill-McKee
 // of the locality graph (package order) and runs the queries sorted by
@@ -71,8 +78,8 @@
 //	  "device": "NVIDIA H100 ...", // the GPU and where the PTX came from; "" on the CPU
 //	  "sizes": {"keys": 1000000, "findk": 10000, "findrange": 6000}, // gaussian: {"n": 1024}
 //	  "runs": [{
-//	    "kernel": "findk",         // btree: findk or findrange; gaussian: elimination
-//	    "variant": "spac",         // original, rcm or spac
+//	    "kernel": "findk",         // btree: findk or findrange; gaussian: elimination; particlefilter: filter or likelihood; cfd: iteration
+//	    "variant": "spac",         // original, rcm or spac; btree also spac-swap, particlefilter naive
 //	    "method": "spac",          // a spac run's partitioning method (spac, default, ...); "" otherwise
 //	    "device": "gpu",           // gpu or cpu
 //	    "precision": "",           // gaussian: fp32 or fp64; btree: ""
@@ -86,7 +93,7 @@
 //	    "per_block": 8,            // spac: the partition's cap (b+tree: queries; gaussian: tasks)
 //	    "copies": 2718,            // spac: vertex copies of the locality graph
 //	    "rf": 1.33,                // spac: replication factor
-//	    "loads": 21412,            // predicted global loads of data objects (b+tree: node records; gaussian: values)
+//	    "loads": 21412,            // predicted global loads of data objects (b+tree: nodes whose keys are read; gaussian: values)
 //	    "shared_bytes": 6168,      // dynamic shared memory per block
 //	    "checked": true,           // compared with the CPU reference
 //	    "ok": true,                // and equal to it (within the stated tolerance)

@@ -176,8 +176,8 @@ func paths(k Kind) int {
 }
 
 // SharedBytes is the shared memory a SPAC block of kind k on t needs: a
-// node record per level of each path it walks.
-func SharedBytes(t *Tree, k Kind) int { return paths(k) * (t.Height + 1) * t.NodeBytes() }
+// node's keys per level of each path it walks.
+func SharedBytes(t *Tree, k Kind) int { return paths(k) * (t.Height + 1) * t.Slots() * 4 }
 
 // OriginalLoads is the number of node records the original kernels read:
 // every query reads every node of its path (or two paths).

@@ -53,6 +53,12 @@ type GPUResult struct {
 	Launches, Blocks int
 	// Shared is the most dynamic shared memory a block of the run uses.
 	Shared int
+	// Likelihood is the time of the likelihood's kernels alone, summed over
+	// the frames (the original's and RCM's likelihood kernel, SPAC's
+	// motion, terms and weights: the steps the variants differ in), each
+	// frame's between CUDA events of its own, in a third run from the same
+	// start; zero for Naive.
+	Likelihood time.Duration
 }
 
 // Run runs the filter over the video's frames 1 to Frames-1 as plan says,
@@ -207,6 +213,10 @@ func (r *run) resident() (*GPUResult, error) {
 	yf, frames, size := v.Y*v.Frames, v.Frames, len(v.I)
 	ptr := gpu.Ptr
 	var steps []*gpu.Launch
+	// Per frame, where its likelihood's launches end in steps and where
+	// its resampling's end.
+	type frameSteps struct{ lik, end int }
+	var phases []frameSteps
 	launch := func(name string, blocks, threads, shared int, args ...uint64) error {
 		l, err := r.g.mod.LaunchOptIn(name, blocks, threads, shared, args...)
 		if err != nil {
@@ -219,6 +229,8 @@ func (r *run) resident() (*GPUResult, error) {
 	}
 	// The resampling's steps, the same for every variant.
 	tail := func() error {
+		phases = append(phases, frameSteps{lik: len(steps)})
+		defer func() { phases[len(phases)-1].end = len(steps) }()
 		if err := launch("pf_sum", 1, 32, 0, gpu.Int(grid), ptr(partial), ptr(scal), ptr(s.seed), gpu.Int(n)); err != nil {
 			return err
 		}
@@ -317,14 +329,15 @@ func (r *run) resident() (*GPUResult, error) {
 			}
 		}
 	}
-	frameLoop := func() error {
-		for _, l := range steps {
+	runSteps := func(ls []*gpu.Launch) error {
+		for _, l := range ls {
 			if err := l.Run(); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
+	frameLoop := func() error { return runSteps(steps) }
 	start := func() error {
 		if mismatch != nil {
 			if err := mismatch.Zero(); err != nil {
@@ -354,17 +367,50 @@ func (r *run) resident() (*GPUResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if mismatch != nil {
+	moved := func() error {
+		if mismatch == nil {
+			return nil
+		}
 		var m [1]int32
 		if err := gpu.Download(mismatch, m[:], "cell mismatches"); err != nil {
-			return nil, err
+			return err
 		}
 		if m[0] != 0 {
-			return nil, fmt.Errorf("spac B=%d: %d particle positions left the cells the schedules were built for (the GPU's trajectory parted from the reference's at a resampling tie); the likelihoods of those frames are not the GPU's own", B, m[0])
+			return fmt.Errorf("spac B=%d: %d particle positions left the cells the schedules were built for (the GPU's trajectory parted from the reference's at a resampling tie); the likelihoods of those frames are not the GPU's own", B, m[0])
 		}
+		return nil
+	}
+	if err := moved(); err != nil {
+		return nil, err
 	}
 	res.Time = t.Median
 	out.Result = *res
+
+	// The likelihood alone: the same run again, each frame's likelihood
+	// launches between events of their own (the device idle before them,
+	// as Time synchronizes), its resampling untimed. A frame's likelihood
+	// advances the generators, so it runs once, in the frames' order.
+	if err := start(); err != nil {
+		return nil, err
+	}
+	from := 0
+	for k, ph := range phases {
+		lik, err := r.g.dev.Time(func() error { return runSteps(steps[from:ph.lik]) }, 0, 1, fmt.Sprintf("likelihood %s B=%d, frame %d", plan.Variant, B, k+1))
+		if err != nil {
+			return nil, err
+		}
+		out.Likelihood += lik.Median
+		if err := runSteps(steps[ph.lik:ph.end]); err != nil {
+			return nil, err
+		}
+		from = ph.end
+	}
+	if err := r.g.dev.Sync("particle filter likelihood run"); err != nil {
+		return nil, err
+	}
+	if err := moved(); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

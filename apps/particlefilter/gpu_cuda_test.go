@@ -71,6 +71,11 @@ func TestGPUMatchesCPU(t *testing.T) {
 				if res.Time <= 0 {
 					t.Errorf("%s: no time measured", name)
 				}
+				// The likelihood alone is part of every resident run's
+				// frames; the naive program's is host work, not timed.
+				if lik := res.Likelihood; (p.Variant == Naive) != (lik == 0) || lik >= res.Time {
+					t.Errorf("%s: likelihood %v of a run of %v", name, lik, res.Time)
+				}
 			}
 		}
 	}

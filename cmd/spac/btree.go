@@ -54,9 +54,13 @@ Variants (--variant):
             parent, a range its two leaves); each --method partitions them
             into parts of --per-block queries (default: one per warp), and
             a block answers its part's queries one after another, sorted
-            by key, keeping the last node of every level in shared memory:
-            a node is read from global memory once per block, not once per
-            query.
+            by key, keeping the keys of the last node of every level in
+            shared memory: a node is read from global memory once per
+            block, not once per query.
+  spac-swap the same partition as job swapping alone: Rodinia's kernels,
+            a block per query, the blocks of a part launched one after
+            another (block i runs the schedule's i-th query), no shared
+            memory. It tells the reordering's gain from the staging's.
 
 Without --gpu every variant runs on the CPU (the spac variant as its
 blocks would, counting the node records it reads); with --gpu on the GPU
@@ -76,6 +80,8 @@ the node loads and the check; --format csv and json give every field
 	f.rf.pf.registerPerBlock(c)
 	fl := c.Flags()
 	f.rf.register(fl, "256", 10)
+	f.rf.vocab = btreeVariants
+	fl.Lookup("variant").Usage = "variants to run, comma-separated: original, rcm, spac, spac-swap (see above)"
 	fl.StringVar(&f.command, "command", "", "Rodinia's command file (k COUNT, j COUNT RANGE lines)")
 	fl.StringVar(&f.queries, "queries", "", "commands inline, ';' between them: 'k 10000; j 6000 3000'")
 	fl.IntVar(&f.perBlock, "per-block", 0, "spac: queries a block runs at most (the partition's cap); 0: one per warp of the block")
@@ -86,6 +92,9 @@ the node loads and the check; --format csv and json give every field
 	c.AddCommand(btreeGenCommand())
 	return c
 }
+
+// btreeVariants are the Rodinia variants and job swapping alone.
+var btreeVariants = words("variant", "original", "rcm", "spac", "spac-swap")
 
 // btreeInput reads or generates the keys and picks the commands.
 func btreeInput(arg string, f *btreeFlags) (keys []int32, cmds []btree.Command, name string, err error) {
@@ -224,29 +233,33 @@ func btreeRuns(c *cobra.Command, st *rodiniaSetup, f *btreeFlags, g *btree.GPU, 
 		if g != nil {
 			base.Reps = f.rf.reps
 		}
+		// measure runs r's variant on t (the original kernels in the order
+		// ord, or the schedule s), checks it and adds it to runs.
+		measure := func(r rodiniaRun, t *btree.Tree, ord []int32, s *btree.Schedule) error {
+			got, took, err := btreeRun(g, t, b, ord, s, f.rf.reps)
+			if err != nil {
+				return err
+			}
+			r.TimeMS = ms(took)
+			check(&r, got)
+			runs = append(runs, r)
+			return nil
+		}
 		if st.has("original") {
 			r := base
 			r.Variant, r.Blocks, r.Loads = "original", int64(b.Len()), btree.OriginalLoads(tree, b)
-			got, t, err := btreeRun(g, tree, b, nil, nil, f.rf.reps)
-			if err != nil {
+			if err := measure(r, tree, nil, nil); err != nil {
 				return nil, err
 			}
-			r.TimeMS = ms(t)
-			check(&r, got)
-			runs = append(runs, r)
 		}
 		if rcm != nil {
 			r := base
 			r.Variant, r.Blocks, r.Loads, r.PartitionS = "rcm", int64(b.Len()), btree.OriginalLoads(tree, b), rcm.Time.Seconds()
-			got, t, err := btreeRun(g, rcm.Tree, b, rcm.Orders[i], nil, f.rf.reps)
-			if err != nil {
+			if err := measure(r, rcm.Tree, rcm.Orders[i], nil); err != nil {
 				return nil, err
 			}
-			r.TimeMS = ms(t)
-			check(&r, got)
-			runs = append(runs, r)
 		}
-		if !st.has("spac") {
+		if !st.has("spac") && !st.has("spac-swap") {
 			continue
 		}
 		for _, m := range st.methods {
@@ -255,24 +268,32 @@ func btreeRuns(c *cobra.Command, st *rodiniaSetup, f *btreeFlags, g *btree.GPU, 
 			if err != nil {
 				return nil, err
 			}
-			r := base
-			r.Variant, r.Blocks = "spac", int64(s.K)
-			r.setPartition(s.Metrics, s.BuildTime, per)
-			_, loads, err := s.Run(tree, b)
-			if err != nil {
-				return nil, err
+			if st.has("spac") {
+				r := base
+				r.Variant, r.Blocks = "spac", int64(s.K)
+				r.setPartition(s.Metrics, s.BuildTime, per)
+				_, loads, err := s.Run(tree, b)
+				if err != nil {
+					return nil, err
+				}
+				r.Loads = loads
+				if g != nil {
+					r.SharedBytes = btree.SharedBytes(tree, b.Kind)
+				}
+				if err := measure(r, tree, nil, s); err != nil {
+					return nil, err
+				}
 			}
-			r.Loads = loads
-			if g != nil {
-				r.SharedBytes = btree.SharedBytes(tree, b.Kind)
+			if st.has("spac-swap") {
+				// Rodinia's kernels on the schedule's query order: the
+				// original's loads, a block per query.
+				r := base
+				r.Variant, r.Blocks, r.Loads = "spac-swap", int64(b.Len()), btree.OriginalLoads(tree, b)
+				r.setPartition(s.Metrics, s.BuildTime, per)
+				if err := measure(r, tree, s.Order, nil); err != nil {
+					return nil, err
+				}
 			}
-			got, t, err := btreeRun(g, tree, b, nil, s, f.rf.reps)
-			if err != nil {
-				return nil, err
-			}
-			r.TimeMS = ms(t)
-			check(&r, got)
-			runs = append(runs, r)
 		}
 	}
 	return runs, nil

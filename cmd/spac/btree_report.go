@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/internal/enum"
 	"github.com/spac-gpu/spac/internal/output"
 	"github.com/spac-gpu/spac/internal/progress"
 	"github.com/spac-gpu/spac/spac"
@@ -69,6 +70,10 @@ func (r *rodiniaRun) setPartition(met spac.Metrics, build time.Duration, perBloc
 // rodiniaVariants are the variants a run may choose (--variant).
 var rodiniaVariants = words("variant", "original", "rcm", "spac")
 
+// isSPAC says whether a variant runs a SPAC partition (spac, and b+tree's
+// spac-swap).
+func isSPAC(variant string) bool { return variant == "spac" || strings.HasPrefix(variant, "spac-") }
+
 // rodiniaFlags are the flags 'spac btree' and 'spac gaussian' share.
 type rodiniaFlags struct {
 	pf          partFlags
@@ -77,6 +82,7 @@ type rodiniaFlags struct {
 	gpuLock     string
 	blockSizes  string
 	variants    string
+	vocab       *enum.Table[string] // the variants --variant accepts; nil: rodiniaVariants
 	methods     string
 	reps        int
 	format      outputFormat
@@ -117,8 +123,12 @@ func (f *rodiniaFlags) parse() (*rodiniaSetup, error) {
 		}
 		st.blockSizes = append(st.blockSizes, b)
 	}
+	vocab := f.vocab
+	if vocab == nil {
+		vocab = rodiniaVariants
+	}
 	var err error
-	if st.variants, err = rodiniaVariants.ParseList(f.variants); err != nil {
+	if st.variants, err = vocab.ParseList(f.variants); err != nil {
 		return nil, usagef("--variant: %v", err)
 	}
 	for _, s := range cfdSplitList(f.methods) {
@@ -196,8 +206,8 @@ func (rep *rodiniaReport) write(w io.Writer, format outputFormat, notes []string
 
 // name is the variant, with the method of a spac run.
 func (r *rodiniaRun) name() string {
-	if r.Variant == "spac" && r.Method != "spac" {
-		return "spac:" + r.Method
+	if isSPAC(r.Variant) && r.Method != "spac" {
+		return r.Variant + ":" + r.Method
 	}
 	return r.Variant
 }
@@ -235,7 +245,7 @@ func (rep *rodiniaReport) writeTable(w io.Writer, notes []string) error {
 	if rep.Device != "" {
 		fmt.Fprintf(w, "GPU: %s; times: CUDA events, median of the timed repetitions after a warm-up\n", rep.Device)
 	}
-	fmt.Fprintln(w, "loads: global loads of data objects (b+tree: node records; gaussian: values Fan2 reads at step 0); speed-up: the original's time at the same B over this run's")
+	fmt.Fprintln(w, "loads: global loads of data objects (b+tree: nodes whose keys are read; gaussian: values Fan2 reads at step 0); speed-up: the original's time at the same B over this run's")
 	orig := map[string]float64{}
 	key := func(r rodiniaRun) string { return fmt.Sprint(r.Kernel, r.Precision, r.Device, r.BlockSize) }
 	for _, r := range rep.Runs {

@@ -89,13 +89,18 @@ func TestBTreeGenAndFormats(t *testing.T) {
 			t.Errorf("run %d: spac %+v", i, r)
 		}
 	}
-	out, code, err := executeStreams1(t, "btree", keys, "--queries", "k 300", "-b", "32", "--variant", "original,spac", "--format", "csv", "--quiet")
+	out, code, err := executeStreams1(t, "btree", keys, "--queries", "k 300", "-b", "32", "--variant", "original,spac,spac-swap", "--format", "csv", "--quiet")
 	if code != 0 {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil || len(recs) != 3 || recs[0][0] != "app" || recs[1][3] != "original" || recs[2][3] != "spac" {
+	if err != nil || len(recs) != 4 || recs[0][0] != "app" || recs[1][3] != "original" || recs[2][3] != "spac" || recs[3][3] != "spac-swap" {
 		t.Fatalf("csv: %v\n%s", err, out)
+	}
+	// Job swapping alone: a block per query on the partition's order,
+	// checked like the others.
+	if swap := recs[3]; swap[8] != "300" || swap[13] != recs[2][13] || swap[19] != "true" || swap[20] != "true" {
+		t.Errorf("spac-swap: %v (spac: %v)", swap, recs[2])
 	}
 	if out, code, _ := execute(t, "btree", "gen", "--list"); code != 0 || !strings.Contains(out, "h100") {
 		t.Errorf("gen --list: %s", out)

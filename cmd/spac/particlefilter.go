@@ -79,7 +79,10 @@ only (in fp32 the weights exp(+-330) overflow).
 The table, --format csv and --format json are those of 'spac btree' and
 'spac gaussian' (the JSON schema is in package apps/btree's documentation:
 kernel "filter", time_ms all tracked frames, partition_s the inspector's
-time), which scripts/rodinia-sweep.sh reads; -o writes them to a file
+time; on the GPU every variant but naive has a second row, kernel
+"likelihood", whose time_ms is the likelihood's kernels alone, the steps
+the variants differ in, each frame's timed on its own), which
+scripts/rodinia-sweep.sh reads; -o writes them to a file
 instead of standard output.`,
 		Example: `  spac particlefilter                                     # Rodinia's input on the CPU: reference vs rcm and spac at B=512
   spac particlefilter --gpu -b 32,64,128,256,512,1024
@@ -188,7 +191,8 @@ func (f *pfFlags) parse(input string) (*pfSetup, error) {
 
 // pfRun is one run in the Rodinia apps' report (rodiniaReport, the schema
 // of apps/btree's package documentation): kernel "filter", time_ms all
-// tracked frames, partition_s the inspector's time over all frames (RCM
+// tracked frames (on the GPU a second row, kernel "likelihood", has
+// time_ms the likelihood's kernels alone, GPUResult.Likelihood), partition_s the inspector's time over all frames (RCM
 // orders, SPAC partitions and schedules), parts the frames' parts
 // together, mismatches the particles drawn from another parent, and
 // max_rel_diff the larger of the weights' difference (relative to the
@@ -355,7 +359,14 @@ func runPFGPU(ctx context.Context, f *pfFlags, v *pf.Video, seed []int32, plans 
 		if err != nil {
 			return "", err
 		}
-		rep.Runs = append(rep.Runs, pfRun(p, "gpu", res.Time, int64(res.Blocks), res.Shared, &d, ref))
+		r := pfRun(p, "gpu", res.Time, int64(res.Blocks), res.Shared, &d, ref)
+		rep.Runs = append(rep.Runs, r)
+		if res.Likelihood > 0 {
+			// The steps the variants differ in, alone: the paper's
+			// likelihood kernel.
+			r.Kernel, r.TimeMS = "likelihood", ms(res.Likelihood)
+			rep.Runs = append(rep.Runs, r)
+		}
 	}
 	return device, nil
 }

@@ -76,26 +76,33 @@ extern "C" __global__ void btree_findrange(int height, int root, int slots, cons
     if (b[t] == e) reclen[q] = b[slots + t] - recstart[q] + 1;
 }
 
-// A block's software cache: the last node it read at every level of a
-// path, in shared memory (w = 2*slots ints a level), tagged by node number
-// in registers (every thread computes the same tags). It stages node n at
-// level l only when the tag differs. Returns whether it staged, so that the
+// A block's software cache: the keys of the last node it read at every
+// level of a path, in shared memory (slots ints a level), tagged by node
+// number in registers (every thread computes the same tags). Only the keys
+// are staged: every thread compares them, while a node's child or record
+// numbers are read by the one thread whose key matched, from global memory
+// as the original reads them (staging whole records doubled the DRAM
+// traffic of a block on the H100 for no reuse). It stages node n at level l
+// only when the tag differs, and returns whether it staged, so that the
 // caller places one barrier after all of a step's staging.
-__device__ __forceinline__ bool stage(int* cache, int* tag, int l, int n, const int* nodes, int w) {
+__device__ __forceinline__ bool stage(int* cache, int* tag, int l, int n, const int* nodes, int slots) {
     if (tag[l] == n) return false;
-    const int* g = nodes + (long long)n * w;
-    int* c = cache + l * w;
-    for (int i = threadIdx.x; i < w; i += blockDim.x) c[i] = g[i];
+    const int* g = node_at(nodes, n, slots);
+    int* c = cache + l * slots;
+    for (int i = threadIdx.x; i < slots; i += blockDim.x) c[i] = g[i];
     tag[l] = n;
     return true;
 }
 
+// idx is slot t of node n's child or record numbers, from global memory.
+__device__ __forceinline__ int idx(const int* nodes, int n, int slots, int t) { return node_at(nodes, n, slots)[slots + t]; }
+
 // The SPAC findK: block p runs queries pstart[p]..pstart[p+1]-1 of the
 // schedule one after another (keys and query numbers qid in schedule
 // order, sorted by key within a block), searching every node as the
-// original does, but from shared memory: consecutive queries share their
-// paths' upper nodes, and a node is read from global memory once per
-// block. Dynamic shared memory: (height+1) node records.
+// original does, but with the keys in shared memory: consecutive queries
+// share their paths' upper nodes, and a node's keys are read from global
+// memory once per block. Dynamic shared memory: (height+1) * slots ints.
 extern "C" __global__ void btree_spac_findk(int height, int root, int slots, const int* __restrict__ nodes,
                                             const int* __restrict__ records, const int* __restrict__ pstart,
                                             const int* __restrict__ keys, const int* __restrict__ qid, int* ans) {
@@ -103,22 +110,22 @@ extern "C" __global__ void btree_spac_findk(int height, int root, int slots, con
     __shared__ int nxt[2];
     int tag[MAX_LEVELS];
     for (int l = 0; l <= height; ++l) tag[l] = -1;
-    const int t = threadIdx.x, w = 2 * slots;
+    const int t = threadIdx.x;
     const int end = pstart[blockIdx.x + 1];
     for (int i = pstart[blockIdx.x]; i < end; ++i) {
         const int x = keys[i];
         int n = root;
         for (int l = 0;; ++l) {
-            if (stage(cache, tag, l, n, nodes, w)) __syncthreads();
-            const int* c = cache + l * w;
+            if (stage(cache, tag, l, n, nodes, slots)) __syncthreads();
+            const int* c = cache + l * slots;
             if (l == height) {
-                if (c[t] == x) ans[qid[i]] = records[c[slots + t]];
+                if (c[t] == x) ans[qid[i]] = records[idx(nodes, n, slots, t)];
                 break;
             }
             // Two slots alternate by level: a thread writes level l+2's
             // child only after the barrier of level l+1, when every thread
             // has read level l's.
-            if (c[t] <= x && x < c[t + 1]) nxt[l & 1] = c[slots + t];
+            if (c[t] <= x && x < c[t + 1]) nxt[l & 1] = idx(nodes, n, slots, t);
             __syncthreads();
             n = nxt[l & 1];
         }
@@ -128,8 +135,8 @@ extern "C" __global__ void btree_spac_findk(int height, int root, int slots, con
 }
 
 // The SPAC findRangeK: as btree_spac_findk with two cached paths (start's
-// levels first, then end's). Dynamic shared memory: 2*(height+1) node
-// records.
+// levels first, then end's). Dynamic shared memory: 2 * (height+1) * slots
+// ints.
 extern "C" __global__ void btree_spac_findrange(int height, int root, int slots, const int* __restrict__ nodes,
                                                 const int* __restrict__ pstart, const int* __restrict__ start,
                                                 const int* __restrict__ end, const int* __restrict__ qid,
@@ -139,29 +146,29 @@ extern "C" __global__ void btree_spac_findrange(int height, int root, int slots,
     __shared__ int rs;
     int tag[2 * MAX_LEVELS];
     for (int l = 0; l < 2 * (height + 1); ++l) tag[l] = -1;
-    const int t = threadIdx.x, w = 2 * slots, levels = height + 1;
+    const int t = threadIdx.x, levels = height + 1;
     const int stop = pstart[blockIdx.x + 1];
     for (int i = pstart[blockIdx.x]; i < stop; ++i) {
         const int s = start[i], e = end[i];
         int ns = root, ne = root;
         for (int l = 0;; ++l) {
-            const bool a = stage(cache, tag, l, ns, nodes, w);
-            const bool b = stage(cache, tag, levels + l, ne, nodes, w);
+            const bool a = stage(cache, tag, l, ns, nodes, slots);
+            const bool b = stage(cache, tag, levels + l, ne, nodes, slots);
             if (a || b) __syncthreads();
-            const int* cs = cache + l * w;
-            const int* ce = cache + (levels + l) * w;
+            const int* cs = cache + l * slots;
+            const int* ce = cache + (levels + l) * slots;
             if (l == height) {
                 if (t == 0) rs = 0;
                 __syncthreads();
-                if (cs[t] == s) rs = cs[slots + t];
+                if (cs[t] == s) rs = idx(nodes, ns, slots, t);
                 __syncthreads();
                 const int q = qid[i];
-                if (ce[t] == e) reclen[q] = ce[slots + t] - rs + 1;
+                if (ce[t] == e) reclen[q] = idx(nodes, ne, slots, t) - rs + 1;
                 if (t == 0) recstart[q] = rs;
                 break;
             }
-            if (cs[t] <= s && s < cs[t + 1]) nxt[l & 1][0] = cs[slots + t];
-            if (ce[t] <= e && e < ce[t + 1]) nxt[l & 1][1] = ce[slots + t];
+            if (cs[t] <= s && s < cs[t + 1]) nxt[l & 1][0] = idx(nodes, ns, slots, t);
+            if (ce[t] <= e && e < ce[t + 1]) nxt[l & 1][1] = idx(nodes, ne, slots, t);
             __syncthreads();
             ns = nxt[l & 1][0];
             ne = nxt[l & 1][1];

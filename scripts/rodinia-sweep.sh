@@ -137,8 +137,9 @@ if [ "${REPORT_ONLY:-0}" != 1 ]; then
   # each); the particle filter's kernels of the timed run (the warm-up
   # run's launches are skipped: 5 a frame for original and rcm, 7 for
   # spac); btree's kernels of one run without the reference (its check,
-  # warm-up and timed launch of each kind); gaussian's first 400 kernels
-  # (steps 0 to 199 of its first elimination). The timer's own spin kernel
+  # warm-up and timed launch of each kind); gaussian's first 60 kernels
+  # (pivot steps 0 to 29 of its first elimination: ncu's replays of every
+  # launch of an elimination would take minutes). The timer's own spin kernel
   # (gpu_spin) is left out by the kernel filters.
   if [ "${NCU:-auto}" != 0 ] && command -v ncu >/dev/null 2>&1; then
     metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
@@ -155,7 +156,7 @@ if [ "${REPORT_ONLY:-0}" != 1 ]; then
           say "ncu $app $v: skipped, the deadline is reached"
           continue
         fi
-        sel=(-k 'regex:^(btree|gaussian)_' -c 400)
+        sel=()
         extra=()
         case $app in
         cfd)
@@ -169,8 +170,14 @@ if [ "${REPORT_ONLY:-0}" != 1 ]; then
           n=$(((${frames:-10} - 1) * per))
           sel=(-k 'regex:pf_' --launch-skip "$n" -c "$n")
           ;;
-        gaussian) extra=(--reps 1 --no-reference) ;;
-        btree) extra=(--reps 1 --no-reference) ;;
+        gaussian)
+          sel=(-k 'regex:^gaussian_' -c 60)
+          extra=(--reps 1 --no-reference)
+          ;;
+        btree)
+          sel=(-k 'regex:^btree_' -c 400)
+          extra=(--reps 1 --no-reference)
+          ;;
         esac
         t0=$SECONDS
         timeout "$t" ncu --clock-control none --csv --page raw --print-units base --metrics "$metrics" "${sel[@]}" \

@@ -581,6 +581,15 @@ func readRodiniaNCU(path string) (*rrProfile, error) {
 	return p, nil
 }
 
+// hitPct is the share of hits in sectors, "-" where the profile has no
+// hits column (an older metric set).
+func (p *rrProfile) hitPct(hits, sectors string) string {
+	if _, ok := p.sum[hits]; !ok {
+		return "-"
+	}
+	return rrPct(p.sum[hits], p.sum[sectors])
+}
+
 func rrPct(num, den float64) string {
 	if den <= 0 {
 		return "-"
@@ -618,9 +627,9 @@ func writeRodiniaNCU(w io.Writer, dir string) error {
 		s := p.sum
 		fmt.Fprintf(w, "| %s | %s | %s | %d | %.1f | %.2f | %.2f | %.1f | %s | %.1f | %s |\n", p.app, p.variant, p.block, p.launches,
 			s["gpu__time_duration.sum"]/1e3, s["dram__bytes_read.sum"]/1e6, s["dram__bytes_write.sum"]/1e6,
-			s["lts__t_sectors_srcunit_tex.sum"]/1e3, rrPct(s["lts__t_sectors_srcunit_tex_lookup_hit.sum"], s["lts__t_sectors_srcunit_tex.sum"]),
+			s["lts__t_sectors_srcunit_tex.sum"]/1e3, p.hitPct("lts__t_sectors_srcunit_tex_lookup_hit.sum", "lts__t_sectors_srcunit_tex.sum"),
 			s["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]/1e3,
-			rrPct(s["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"], s["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]))
+			p.hitPct("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Time by kernel (us, summed over the profiled launches):")

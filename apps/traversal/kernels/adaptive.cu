@@ -825,6 +825,7 @@ struct AdShared { // ad_finish's shared memory, one copy for every body
     AdNode tree[AD_MAXNODES];
     int ctl[CTL_WORDS]; // the closer's snapshot of the control block
     int last;
+    int blocks; // the blocks taking part in the level (ad_level sets it)
 };
 template <int CNT>
 __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool queued, bool split, u64* ring, u64* log,
@@ -835,7 +836,7 @@ __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool que
     AdGraph& s_g = sh.g;
     AdNode* s_tree = sh.tree;
     flush_tally<CNT>(ctl, t, true);
-    if (threadIdx.x == 0) s_last = atomicAdd((unsigned*)&ctl[C_TICKET], 1u) == gridDim.x - 1;
+    if (threadIdx.x == 0) s_last = atomicAdd((unsigned*)&ctl[C_TICKET], 1u) == sh.blocks - 1;
     __syncthreads();
     if (!s_last) return;
     __threadfence();
@@ -866,6 +867,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(PARGS, int* q0
                                                                float alpha, float beta, const AdGraph* tg, u64* log,
                                                                int logCap) {
     __shared__ int s_nin, s_L, s_body, s_phase, s_qok, s_bu;
+    extern __shared__ AdShared ad_shared[];
     if (threadIdx.x == 0) {
         s_nin = ctl_word(ctl, C_LEVEL) >= ctl_word(ctl, C_STOP) ? 0 : ctl_word(ctl, C_IN);
         s_L = ctl_word(ctl, C_LEVEL);
@@ -878,10 +880,21 @@ extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(PARGS, int* q0
             double mu = dis >= (u64)m ? 0.0 : (double)((u64)m - dis);
             s_bu = ctl_word(ctl, C_BU) ? !((double)s_nin * (double)beta < (double)n) : (double)cur * (double)alpha > mu;
         }
+        // A top-down do-beamer level deals its queue (or the stamps) a
+        // thread an item: the blocks past the items have nothing to do,
+        // and leave without a ticket (on a road graph's levels, nearly all
+        // of them; 528 tickets on one word are a good part of a small
+        // level). The others take part in every level.
+        int blocks = gridDim.x;
+        if (s_body == B_DO && !s_phase && !s_bu) {
+            int items = s_qok ? s_nin : n;
+            blocks = min(blocks, (items + (int)blockDim.x - 1) / (int)blockDim.x);
+        }
+        ad_shared[0].blocks = blocks;
     }
     __syncthreads();
     const int nin = s_nin, L = s_L;
-    if (nin == 0) return;
+    if (nin == 0 || (int)blockIdx.x >= ad_shared[0].blocks) return;
     count = 1;
     int* qout = (L & 1) ? q0 : q1;
     if (s_phase) { // do-beamer's big list

@@ -140,7 +140,10 @@ if [ "${REPORT_ONLY:-0}" != 1 ]; then
   # warm-up and timed launch of each kind); gaussian's first 60 kernels
   # (pivot steps 0 to 29 of its first elimination: ncu's replays of every
   # launch of an elimination would take minutes). The timer's own spin kernel
-  # (gpu_spin) is left out by the kernel filters.
+  # (gpu_spin) is left out by the kernel filters. The profiled process's
+  # own table (ncu/APP.VARIANT.B.out) times ncu's replays of each launch
+  # between its events (btree mil at B=256 prints 134 ms for a 24 us
+  # launch): the kernels' times are the CSV's gpu__time_duration.
   if [ "${NCU:-auto}" != 0 ] && command -v ncu >/dev/null 2>&1; then
     metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
     metrics+=,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_tex_lookup_hit.sum

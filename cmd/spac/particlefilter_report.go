@@ -53,8 +53,9 @@ and write into DIR:
                SPAC's partition time beside it, whether every run agreed
                with its CPU reference); per case the time at every block
                size; the agreement of every variant; and, with --ncu, the
-               summed Nsight Compute counters of each profiled run (time,
-               DRAM traffic, L2 and L1 sectors and hits, time by kernel)
+               summed Nsight Compute counters of each profiled run and of
+               each of its kernels (time, DRAM traffic, L2 and L1 sectors
+               and hits))
   fig14.svg    time against block size, a panel per case, a line per
   fig14.png    variant (the paper's Fig. 14)
   fig15.svg    the best-over-best speedups of RCM and SPAC per case (the
@@ -510,14 +511,29 @@ var rrNCUMetrics = []string{
 	"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
 }
 
-// rrProfile is one ncu CSV: the sums of every metric, and the time by
-// kernel name.
+// rrProfile is one ncu CSV: the sums of every metric over its launches,
+// and the same per kernel name (in the order the kernels first ran).
 type rrProfile struct {
 	app, variant, block string
-	launches            int
-	sum                 map[string]float64
-	kernelTime          map[string]float64
-	kernels             []string
+	rrCounts
+	kernel  map[string]*rrCounts
+	kernels []string
+}
+
+// rrCounts is the launches of a profile, or of one of its kernels, and
+// their metrics summed.
+type rrCounts struct {
+	launches int
+	sum      map[string]float64
+}
+
+// hitPct is the share of hits in sectors, "-" where the profile has no
+// hits column (an older metric set).
+func (c *rrCounts) hitPct(hits, sectors string) string {
+	if _, ok := c.sum[hits]; !ok {
+		return "-"
+	}
+	return rrPct(c.sum[hits], c.sum[sectors])
 }
 
 // readRodiniaNCU reads the launches of an 'ncu --csv --page raw' log: the lines
@@ -543,7 +559,7 @@ func readRodiniaNCU(path string) (*rrProfile, error) {
 	for len(parts) < 3 {
 		parts = append(parts, "")
 	}
-	p := &rrProfile{app: parts[0], variant: parts[1], block: parts[2], sum: map[string]float64{}, kernelTime: map[string]float64{}}
+	p := &rrProfile{app: parts[0], variant: parts[1], block: parts[2], rrCounts: rrCounts{sum: map[string]float64{}}, kernel: map[string]*rrCounts{}}
 	if len(rows) == 0 {
 		return p, nil
 	}
@@ -558,7 +574,18 @@ func readRodiniaNCU(path string) (*rrProfile, error) {
 				continue // the units row
 			}
 		}
+		name := "?"
+		if hasKernel && kc < len(r) {
+			name = r[kc]
+		}
+		k := p.kernel[name]
+		if k == nil {
+			k = &rrCounts{sum: map[string]float64{}}
+			p.kernel[name] = k
+			p.kernels = append(p.kernels, name)
+		}
 		p.launches++
+		k.launches++
 		for _, m := range rrNCUMetrics {
 			i, ok := col[m]
 			if !ok || i >= len(r) {
@@ -569,25 +596,10 @@ func readRodiniaNCU(path string) (*rrProfile, error) {
 				continue
 			}
 			p.sum[m] += v
-			if m == "gpu__time_duration.sum" && hasKernel && kc < len(r) {
-				name := r[kc]
-				if _, seen := p.kernelTime[name]; !seen {
-					p.kernels = append(p.kernels, name)
-				}
-				p.kernelTime[name] += v
-			}
+			k.sum[m] += v
 		}
 	}
 	return p, nil
-}
-
-// hitPct is the share of hits in sectors, "-" where the profile has no
-// hits column (an older metric set).
-func (p *rrProfile) hitPct(hits, sectors string) string {
-	if _, ok := p.sum[hits]; !ok {
-		return "-"
-	}
-	return rrPct(p.sum[hits], p.sum[sectors])
 }
 
 func rrPct(num, den float64) string {
@@ -619,28 +631,38 @@ func writeRodiniaNCU(w io.Writer, dir string) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Summed over the profiled launches of one run of each variant (clocks not locked; scripts/rodinia-sweep.sh says which")
 	fmt.Fprintln(w, "launches): time, DRAM traffic, the sectors L1 asked of L2 and how many hit there, and the global-load sectors of L1")
-	fmt.Fprintln(w, "and how many hit in L1.")
+	fmt.Fprintln(w, "and how many hit in L1. ncu flushes the caches before every profiled launch (its default), so DRAM counts a cold")
+	fmt.Fprintln(w, "launch's reads: where an input fits the L2, the timed launches, which run warm, read less. The times the profiled")
+	fmt.Fprintln(w, "processes print themselves are the wall time of ncu's replays, not kernel times.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| app | variant | B | launches | time (us) | DRAM read (MB) | DRAM write (MB) | L2 sectors from L1 (k) | L2 hit % | L1 load sectors (k) | L1 hit % |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, p := range ps {
-		s := p.sum
-		fmt.Fprintf(w, "| %s | %s | %s | %d | %.1f | %.2f | %.2f | %.1f | %s | %.1f | %s |\n", p.app, p.variant, p.block, p.launches,
-			s["gpu__time_duration.sum"]/1e3, s["dram__bytes_read.sum"]/1e6, s["dram__bytes_write.sum"]/1e6,
-			s["lts__t_sectors_srcunit_tex.sum"]/1e3, p.hitPct("lts__t_sectors_srcunit_tex_lookup_hit.sum", "lts__t_sectors_srcunit_tex.sum"),
-			s["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]/1e3,
-			p.hitPct("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"))
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", p.app, p.variant, p.block, rrCountCells(&p.rrCounts))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Time by kernel (us, summed over the profiled launches):")
+	fmt.Fprintln(w, "By kernel (summed over the kernel's profiled launches; share: of the run's profiled time):")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| app | variant | B | kernel | time (us) | share % |")
-	fmt.Fprintln(w, "|---|---|---:|---|---:|---:|")
+	fmt.Fprintln(w, "| app | variant | B | kernel | share % | launches | time (us) | DRAM read (MB) | DRAM write (MB) | L2 sectors from L1 (k) | L2 hit % | L1 load sectors (k) | L1 hit % |")
+	fmt.Fprintln(w, "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, p := range ps {
 		total := p.sum["gpu__time_duration.sum"]
-		for _, k := range p.kernels {
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %.1f | %s |\n", p.app, p.variant, p.block, k, p.kernelTime[k]/1e3, rrPct(p.kernelTime[k], total))
+		for _, name := range p.kernels {
+			k := p.kernel[name]
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", p.app, p.variant, p.block, name, rrPct(k.sum["gpu__time_duration.sum"], total), rrCountCells(k))
 		}
 	}
 	return nil
+}
+
+// rrCountCells is the cells of a counters row from launches on: launches,
+// time (us), DRAM read and write (MB), L2 sectors from L1 (k) and their
+// hit rate, L1 global-load sectors (k) and their hit rate.
+func rrCountCells(c *rrCounts) string {
+	s := c.sum
+	return fmt.Sprintf("%d | %.1f | %.2f | %.2f | %.1f | %s | %.1f | %s", c.launches,
+		s["gpu__time_duration.sum"]/1e3, s["dram__bytes_read.sum"]/1e6, s["dram__bytes_write.sum"]/1e6,
+		s["lts__t_sectors_srcunit_tex.sum"]/1e3, c.hitPct("lts__t_sectors_srcunit_tex_lookup_hit.sum", "lts__t_sectors_srcunit_tex.sum"),
+		s["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]/1e3,
+		c.hitPct("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"))
 }

@@ -12,8 +12,9 @@ import (
 // The Rodinia report picks each variant's best block size, divides the
 // original's best by SPAC's and RCM's (SPAC's best over its kernels and
 // b+tree's job swapping, named where the latter won, never a baseline
-// partitioner's), summarizes ncu's CSVs (the units row skipped), and
-// refuses input without GPU runs.
+// partitioner's), summarizes ncu's CSVs per run and per kernel (the units
+// row skipped, a kernel's launches summed), and refuses input without GPU
+// runs.
 func TestRodiniaReport(t *testing.T) {
 	dir := t.TempDir()
 	times := map[string][]float64{"original": {4, 3, 5}, "rcm": {3.5, 2.5, 6}, "spac": {2, 1.5, 1}}
@@ -52,10 +53,11 @@ func TestRodiniaReport(t *testing.T) {
 	ncuDir := filepath.Join(dir, "ncu")
 	os.Mkdir(ncuDir, 0o755)
 	ncu := `==PROF== Connected to process
-"ID","Kernel Name","gpu__time_duration.sum","dram__bytes_read.sum"
-"","","nsecond","byte"
-"0","pf_likelihood","1,000","2000000"
-"1","pf_find_index","3000","1000000"
+"ID","Kernel Name","gpu__time_duration.sum","dram__bytes_read.sum","lts__t_sectors_srcunit_tex.sum","lts__t_sectors_srcunit_tex_lookup_hit.sum"
+"","","nsecond","byte","sector","sector"
+"0","pf_likelihood","1,000","2000000","1000","600"
+"1","pf_find_index","3000","1000000","500","50"
+"2","pf_likelihood","2,000","500000","1,000","400"
 `
 	if err := os.WriteFile(filepath.Join(ncuDir, "particlefilter.spac.128.csv"), []byte(ncu), 0o644); err != nil {
 		t.Fatal(err)
@@ -90,8 +92,16 @@ func TestRodiniaReport(t *testing.T) {
 	if row := "| btree, mil, findk | 20.0 | 256 | - | - | 16.0 | 256 spac-swap | 1.25 | - | 0.00 | yes |"; !strings.Contains(string(md), row) {
 		t.Errorf("no Fig. 15 row %q in\n%s", row, md)
 	}
-	if !strings.Contains(string(md), "| particlefilter | spac | 128 | 2 | 4.0 | 3.00 |") {
-		t.Errorf("no ncu summary of 2 launches, 4 us, 3 MB read in\n%s", md)
+	// The run's sums, then each kernel's over its own launches (the L1
+	// columns were not collected: no hit rate).
+	for _, row := range []string{
+		"| particlefilter | spac | 128 | 3 | 6.0 | 3.50 | 0.00 | 2.5 | 42.0 | 0.0 | - |",
+		"| particlefilter | spac | 128 | pf_likelihood | 50.0 | 2 | 3.0 | 2.50 | 0.00 | 2.0 | 50.0 | 0.0 | - |",
+		"| particlefilter | spac | 128 | pf_find_index | 50.0 | 1 | 3.0 | 1.00 | 0.00 | 0.5 | 10.0 | 0.0 | - |",
+	} {
+		if !strings.Contains(string(md), row) {
+			t.Errorf("no ncu row %q in\n%s", row, md)
+		}
 	}
 	if strings.Contains(string(md), "99000") {
 		t.Error("a CPU run is in the report")

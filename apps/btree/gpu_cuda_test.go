@@ -120,3 +120,57 @@ func TestGPUScheduleMismatch(t *testing.T) {
 		t.Fatal("a schedule for order 64 ran on a tree of order 128")
 	}
 }
+
+// The SPAC kernels on the tree shapes their caches depend on: a single
+// leaf (height 0: no shared memory, the leaf in registers only, no barrier
+// between queries), and a thin deep tree of order 1024 whose two staged
+// paths need more than the 48 KiB of shared memory a launch gets without
+// the opt-in. Many queries per block, so that consecutive queries reuse
+// the cached levels and leaves, and each answer equals the CPU's.
+func TestGPUSPACShapes(t *testing.T) {
+	g := openGPU(t)
+	cmds := []Command{{Op: 'k', Count: 1500}, {Op: 'j', Count: 1000, Range: 10}}
+	for _, c := range []struct {
+		name      string
+		keys      int
+		opt       BuildOptions
+		height    int // exactly, or at least with atLeast
+		atLeast   bool
+		optInPath bool // findRange needs more than 48 KiB
+	}{
+		{"single leaf", 40, BuildOptions{Order: 64}, 0, false, false},
+		{"thin, order 1024", 200000, BuildOptions{Order: 1024, Fill: 0.01}, 4, true, true},
+	} {
+		keys, err := GenerateKeys(KeySpec{N: c.keys, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := Build(keys, c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Height != c.height && !(c.atLeast && tr.Height > c.height) {
+			t.Fatalf("%s: height %d, the case needs %d", c.name, tr.Height, c.height)
+		}
+		bs, err := MakeQueries(cmds, c.keys, 6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range bs {
+			ref := Reference(tr, b)
+			for _, per := range []int{1, DefaultPerBlock(c.opt.Order), 64} {
+				name := fmt.Sprintf("%s (height %d) %s, %d a block", c.name, tr.Height, b.Kind, per)
+				res, err := g.Run(tr, b, nil, schedule(t, tr, b, "spac", per), 2)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if m := Mismatches(res.Answers, ref); m > 0 {
+					t.Errorf("%s: %d of %d answers differ from the CPU", name, m, b.Len())
+				}
+				if big := res.Shared > 48<<10; c.optInPath && b.Kind == FindRange && !big {
+					t.Errorf("%s: %d B of shared memory: the opt-in path went untested", name, res.Shared)
+				}
+			}
+		}
+	}
+}

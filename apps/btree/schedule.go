@@ -176,8 +176,9 @@ func paths(k Kind) int {
 }
 
 // SharedBytes is the shared memory a SPAC block of kind k on t needs: a
-// node's keys per level of each path it walks.
-func SharedBytes(t *Tree, k Kind) int { return paths(k) * (t.Height + 1) * t.Slots() * 4 }
+// node record per level above the leaves of each path it walks (the
+// kernels keep the leaf's slots in registers).
+func SharedBytes(t *Tree, k Kind) int { return paths(k) * t.Height * t.NodeBytes() }
 
 // OriginalLoads is the number of node records the original kernels read:
 // every query reads every node of its path (or two paths).

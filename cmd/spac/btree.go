@@ -54,9 +54,10 @@ Variants (--variant):
             parent, a range its two leaves); each --method partitions them
             into parts of --per-block queries (default: one per warp), and
             a block answers its part's queries one after another, sorted
-            by key, keeping the keys of the last node of every level in
-            shared memory: a node is read from global memory once per
-            block, not once per query.
+            by key, keeping the last node of every level (those above
+            the leaves in shared memory, the leaf's slots in registers):
+            a node is read from global memory once per block, not once
+            per query.
   spac-swap the same partition as job swapping alone: Rodinia's kernels,
             a block per query, the blocks of a part launched one after
             another (block i runs the schedule's i-th query), no shared

@@ -193,9 +193,15 @@ func (e *Engine) adLevelLaunch(ring uint64) (*gpu.Launch, error) {
 // planDeviceLevel is the oracle sweep's captured graph of one level of a
 // body in ad_level (OnDevice sweeps): ad_set, ad_level twice (a top-down
 // do-beamer level with big vertices closes in the second; otherwise it
-// returns at once), the post; the level's counters go to the ring.
-func (e *Engine) planDeviceLevel(body int) (*gpu.Graph, error) {
-	key := planKey{a: BFS, s: onDevice, k: -1 - body, mode: modeCounted}
+// returns at once), the post; the level's counters go to the ring. With
+// queued the level may read the saved queue, as after a level that wrote
+// one; without, it reads the stamps.
+func (e *Engine) planDeviceLevel(body int, queued bool) (*gpu.Graph, error) {
+	qok := 0
+	if queued {
+		qok = 1
+	}
+	key := planKey{a: BFS, s: onDevice, k: -1 - body - bodies*qok, mode: modeCounted}
 	if g := e.graphs[key]; g != nil {
 		return g, nil
 	}
@@ -206,7 +212,7 @@ func (e *Engine) planDeviceLevel(body int) (*gpu.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := e.ad.mod.Launch("ad_set", 1, 1, 0, gpu.Ptr(e.ctl), gpu.Int(body))
+	set, err := e.ad.mod.Launch("ad_set", 1, 1, 0, gpu.Ptr(e.ctl), gpu.Int(body), gpu.Int(qok))
 	if err != nil {
 		return nil, err
 	}

@@ -33,8 +33,10 @@ type SweepOptions struct {
 	// OnDevice times every candidate with a body in ad_level (the
 	// paper's implementations and do-beamer) as that body, the way a
 	// search decided on the device runs it (one launch a level, two for a
-	// top-down do-beamer level with big vertices), instead of as its own
-	// kernels: the data for a model that runs on the device.
+	// top-down do-beamer level with big vertices; the frontier from the
+	// queue only after the root's level or one that do-beamer advanced,
+	// from the stamps otherwise), instead of as its own kernels: the data
+	// for a model that runs on the device.
 	OnDevice bool
 }
 
@@ -360,6 +362,10 @@ type engineSweep struct {
 	level    int   // the saved state's level
 	frontier int64 // and its frontier's entries
 	onDevice bool  // SweepOptions.OnDevice
+	// queued (OnDevice): the level before wrote a queue as ad_level's
+	// bodies would (the root's level, or one do-beamer advanced); the
+	// device's bodies read the stamps otherwise, as in a search.
+	queued bool
 }
 
 func (w *engineSweep) launch(name string, grid, block int, args ...uint64) error {
@@ -386,6 +392,7 @@ func (w *engineSweep) queue(L int) *gpu.Buffer {
 }
 
 func (w *engineSweep) begin(root int32, refDepth []int32) error {
+	w.queued = true
 	if err := w.e.beginCounted(root); err != nil {
 		return err
 	}
@@ -433,7 +440,7 @@ func (w *engineSweep) try(s Strategy, L int) (trial, error) {
 	e, sw := w.e, w.e.ad.sweep
 	g, err := e.planCounted(s, 1, 0)
 	if body, ok := deviceBody(s); ok && w.onDevice {
-		g, err = e.planDeviceLevel(body)
+		g, err = e.planDeviceLevel(body, w.queued)
 	}
 	if judged(err) {
 		return trial{fail: err}, nil
@@ -488,6 +495,7 @@ func (w *engineSweep) try(s Strategy, L int) (trial, error) {
 
 func (w *engineSweep) advance(s Strategy, L int) (int64, error) {
 	e := w.e
+	w.queued = s == DOBeamer
 	g, err := e.planCounted(s, 1, 0)
 	if err != nil {
 		return 0, err

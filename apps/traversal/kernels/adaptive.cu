@@ -947,13 +947,15 @@ extern "C" __global__ void ad_begin(int* ctl, int body) {
     __threadfence();
 }
 
-// ad_set: the oracle sweep's level of body `body` from a saved state
-// (whose queue is whole): the next ad_level runs it, and no level after.
-extern "C" __global__ void ad_set(int* ctl, int body) {
+// ad_set: the oracle sweep's level of body `body` from a saved state: the
+// next ad_level runs it, and no level after; it reads the queue (whole in
+// the saved state) only with qok, as a search decided on the device does
+// only after a level that wrote one.
+extern "C" __global__ void ad_set(int* ctl, int body, int qok) {
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
     ctl[C_CHOICE] = body;
     ctl[C_PHASE] = 0;
-    ctl[C_QOK] = 1;
+    ctl[C_QOK] = qok;
     ctl[C_STOP] = ctl[C_LEVEL] + 1;
     __threadfence();
 }

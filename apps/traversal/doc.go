@@ -198,9 +198,10 @@
 //
 // Decided on the device (ondevice.go): where every strategy a leaf of the
 // tree picks has a body in ad_level (the paper's implementations and
-// do-beamer: ModelChooser.OnDevice), BFSAdaptive runs ad_level as a fixed
-// strategy's level (Engine.run: captured graphs of LevelsPerGraph
-// launches, two queued ahead), and the device decides: the block that
+// do-beamer: ModelChooser.OnDevice), BFSAdaptive runs the whole search in
+// one launch of ad_persist (ad_level's bodies in a loop, a grid barrier
+// after each level; Engine.run's graph of one launch and a post), and the
+// device decides: the block that
 // closes a level (the last to take its ticket) loads the tree (uploaded
 // once, each leaf's candidate replaced by its body) and a snapshot of the
 // control block into shared memory, closes the level as finish_level does,
@@ -213,9 +214,13 @@
 // body reads the frontier from the queue when the level before wrote one
 // whole (do-beamer's push; C_QOK) and from the stamps otherwise; a
 // top-down do-beamer level whose big list is empty closes in its first
-// launch, else in a second (C_PHASE). The grid is at most what is
-// resident (4 blocks of 256 threads an SM at ad_level's 60 registers): a
-// second wave of blocks would double the many small levels' cost. The
+// pass, else in a second (C_PHASE). The grid is at most what is resident
+// (4 blocks of 256 threads an SM at ad_level's 62 registers), which
+// ad_persist's barrier needs (it gives up after about 4 s otherwise, with
+// C_OVERFLOW = 2). The barrier is cooperative groups' grid sync: thread 0
+// of each block fences, arrives (the level's ticket), waits on C_GEN and
+// fences again, and the block's barrier orders its threads' plain loads
+// after it. ad_level, one launch a level, is the sweep's vehicle. The
 // sweep's --on-device times each such candidate as ad_level runs it (ad_set
 // picks the body and stops ad_level after one level).
 //

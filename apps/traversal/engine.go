@@ -677,7 +677,7 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 
 // plan is the captured graph of k levels of s, then a post.
 func (e *Engine) plan(a Algorithm, s Strategy, k int) (*gpu.Graph, error) {
-	if s == Persistent || s == PersistentTWC {
+	if s == Persistent || s == PersistentTWC || s == onDevice {
 		k = 1 // one launch runs every level
 	}
 	key := planKey{a: a, s: s, k: k}
@@ -865,7 +865,7 @@ func (e *Engine) run(ctx context.Context, a Algorithm, root int32, s Strategy, t
 		prev := inspected
 		level, inspected = math.Float64bits(word[0]), math.Float64bits(word[2])
 		if level>>32 != 0 {
-			if s == Persistent || s == PersistentTWC {
+			if s == Persistent || s == PersistentTWC || s == onDevice {
 				return fail(fmt.Errorf("traversal: %s %s from %d: a frontier queue of %d entries overflowed, or the grid barrier timed out (blocks not all resident)", a, s, root, e.qcap))
 			}
 			return fail(fmt.Errorf("traversal: %s %s from %d: a frontier queue of %d entries overflowed", a, s, root, e.qcap))

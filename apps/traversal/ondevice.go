@@ -130,20 +130,21 @@ type deviceState struct {
 	leaf  bool // the tree buffer holds a single leaf (no model yet)
 }
 
-// adLevel is ad_level's launch for a search: every array a body of the
-// tree may read (the COO arcs, the in-arcs and their COO, do-beamer's big
-// list), no ring.
+// adLevel is a search's launch: ad_persist, every level in one launch
+// (Engine.plan captures it alone), with every array a body of the tree may
+// read (the COO arcs, the in-arcs and their COO, do-beamer's big list), no
+// ring.
 func (e *Engine) adLevel() ([]func() error, error) {
-	l, err := e.adLevelLaunch(0)
+	l, err := e.adLevelLaunch("ad_persist", 0)
 	if err != nil {
 		return nil, err
 	}
 	return []func() error{l.Run}, nil
 }
 
-// adLevelLaunch is ad_level's launch, posting every level's counters to
-// ring where it is not 0.
-func (e *Engine) adLevelLaunch(ring uint64) (*gpu.Launch, error) {
+// adLevelLaunch is kernel's launch (ad_level or ad_persist), posting every
+// level's counters to ring where it is not 0.
+func (e *Engine) adLevelLaunch(kernel string, ring uint64) (*gpu.Launch, error) {
 	if err := e.needAdaptive(); err != nil {
 		return nil, err
 	}
@@ -165,11 +166,11 @@ func (e *Engine) adLevelLaunch(ring uint64) (*gpu.Launch, error) {
 	}
 	alpha, beta := uint64(math.Float32bits(float32(e.opt.Alpha))), uint64(math.Float32bits(float32(e.opt.Beta)))
 	// a grid for the widest body of one thread per item (the others
-	// stride), at most what is resident at once: a second wave of blocks
-	// doubles the cost of the many small levels, where the launch is all
-	// the cost (a road graph's thousands)
+	// stride), at most what is resident at once: ad_persist's grid barrier
+	// needs every block resident, and for ad_level a second wave of blocks
+	// doubles the cost of the many small levels
 	work := max(e.m, e.inArcCount(), e.n, 1)
-	l, err := e.ad.mod.Launch("ad_level", min(e.grid(work), adBlocksPerSM*e.sms), threads, adShared, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Ptr(e.src),
+	l, err := e.ad.mod.Launch(kernel, min(e.grid(work), adBlocksPerSM*e.sms), threads, adShared, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Ptr(e.src),
 		gpu.Ptr(e.ioff), gpu.Ptr(e.iadj), gpu.Ptr(e.ad.isrc), gpu.Int(int(e.n)), uint64(e.m), uint64(e.inArcCount()),
 		gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.mark), gpu.Ptr(e.ctl), gpu.Int(1), ring,
 		gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.ad.big), gpu.Int(e.opt.TWCWarp), alpha, beta,
@@ -208,7 +209,7 @@ func (e *Engine) planDeviceLevel(body int, queued bool) (*gpu.Graph, error) {
 	if err := e.needRing(); err != nil {
 		return nil, err
 	}
-	level, err := e.adLevelLaunch(e.ad.ring.Arg())
+	level, err := e.adLevelLaunch("ad_level", e.ad.ring.Arg())
 	if err != nil {
 		return nil, err
 	}

@@ -694,6 +694,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 8) do_finish(const long lo
 #define C_PHASE 17  // 1: the current level's big list waits for its second launch
 #define C_QOK 18    // the current level's queue is whole
 #define C_STOP 19   // ad_level runs no level from this one on (the sweep's one level)
+#define C_GEN 128   // ad_persist's barrier generation (traversal.cu's persistent kernel's word)
 #define C_DISC 142  // u64: vertices discovered so far, the frontier's included
 
 // The bodies (the host's deviceBody): the paper's implementations by
@@ -825,47 +826,74 @@ struct AdShared { // ad_finish's shared memory, one copy for every body
     AdNode tree[AD_MAXNODES];
     int ctl[CTL_WORDS]; // the closer's snapshot of the control block
     int last;
-    int blocks; // the blocks taking part in the level (ad_level sets it)
+    int blocks;  // the blocks taking part in the level (ad_run sets it)
+    int split;   // the closing block leaves the level to a second pass (do-beamer's big list)
+    int persist; // ad_persist: a grid barrier ends each level, not the launch
+    int gen;     // ad_persist: the barrier's generation this block waits past
 };
 template <int CNT>
 __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool queued, bool split, u64* ring, u64* log,
                           int logCap) {
     extern __shared__ AdShared ad_shared[];
     AdShared& sh = ad_shared[0];
-    int& s_last = sh.last;
-    AdGraph& s_g = sh.g;
-    AdNode* s_tree = sh.tree;
-    flush_tally<CNT>(ctl, t, true);
-    if (threadIdx.x == 0) s_last = atomicAdd((unsigned*)&ctl[C_TICKET], 1u) == sh.blocks - 1;
-    __syncthreads();
-    if (!s_last) return;
-    __threadfence();
     volatile int* c = ctl;
-    if (split && c[C_BIG] > 0) {
-        if (threadIdx.x == 0) {
-            c[C_TICKET] = 0;
-            c[C_PHASE] = 1;
+    flush_tally<CNT>(ctl, t, true);
+    if (threadIdx.x == 0) {
+        sh.last = atomicAdd((unsigned*)&ctl[C_TICKET], 1u) == sh.blocks - 1;
+        if (sh.last) {
             __threadfence();
+            sh.split = split && c[C_BIG] > 0;
         }
-        return;
     }
-    if (threadIdx.x == 0) s_g = *tg;
-    const AdNode* gtree = (const AdNode*)(tg + 1);
-    for (int i = threadIdx.x; i < AD_MAXNODES; i += blockDim.x) s_tree[i] = gtree[i];
-    for (int i = threadIdx.x; i < CTL_WORDS; i += blockDim.x) sh.ctl[i] = c[i];
     __syncthreads();
-    if (threadIdx.x != 0) return;
-    c[C_TICKET] = 0;
-    ad_close(ctl, sh.ctl, s_g, s_tree, bu, queued, ring, log, logCap);
+    if (sh.last) {
+        if (sh.split) {
+            if (threadIdx.x == 0) {
+                c[C_TICKET] = 0;
+                c[C_PHASE] = 1;
+            }
+        } else {
+            if (threadIdx.x == 0) sh.g = *tg;
+            const AdNode* gtree = (const AdNode*)(tg + 1);
+            for (int i = threadIdx.x; i < AD_MAXNODES; i += blockDim.x) sh.tree[i] = gtree[i];
+            for (int i = threadIdx.x; i < CTL_WORDS; i += blockDim.x) sh.ctl[i] = c[i];
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                c[C_TICKET] = 0;
+                ad_close(ctl, sh.ctl, sh.g, sh.tree, bu, queued, ring, log, logCap);
+            }
+        }
+        if (sh.persist && threadIdx.x == 0) { // release the others
+            __threadfence();
+            c[C_GEN] = ++sh.gen;
+        }
+    } else if (sh.persist && threadIdx.x == 0) {
+        // wait for the closer (as cooperative groups' grid sync: thread 0
+        // fences, the block's barrier below orders its threads' loads)
+        long long t0 = clock64();
+        while (c[C_GEN] == sh.gen) {
+            if (clock64() - t0 > (1LL << 33)) { // about 4 s: a grid not all resident
+                c[C_OVERFLOW] = 2;
+                c[C_IN] = 0;
+                break;
+            }
+        }
+        __threadfence();
+        sh.gen++;
+    }
+    if (sh.persist) __syncthreads();
 }
 
-// ad_level: the paper's arguments (count ignored: always counted; ring,
-// where not null, gets the counters of every level closed), do-beamer's, the tree (header and nodes) and the log (4 words a
+// ad_run runs one level (or do-beamer's first pass of one) of ad_level or
+// ad_persist; false when there is none (the search is over, or the
+// sweep's one level is done). ad_level: the paper's arguments (count
+// ignored: always counted; ring, where not null, gets the counters of
+// every level closed), do-beamer's, the tree (header and nodes) and the log (4 words a
 // level: vertices, out-arcs and largest degree of its frontier, its body;
 // logCap levels).
-extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(PARGS, int* q0, int* q1, int* big, int twarp,
-                                                               float alpha, float beta, const AdGraph* tg, u64* log,
-                                                               int logCap) {
+#define ADARGS                                                                                                   \
+    PARGS, int *q0, int *q1, int *big, int twarp, float alpha, float beta, const AdGraph *tg, u64 *log, int logCap
+__device__ __forceinline__ bool ad_run(ADARGS) {
     __shared__ int s_nin, s_L, s_body, s_phase, s_qok, s_bu;
     extern __shared__ AdShared ad_shared[];
     if (threadIdx.x == 0) {
@@ -886,7 +914,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(PARGS, int* q0
         // of them; 528 tickets on one word are a good part of a small
         // level). The others take part in every level.
         int blocks = gridDim.x;
-        if (s_body == B_DO && !s_phase && !s_bu) {
+        if (s_body == B_DO && !s_phase && !s_bu && !ad_shared[0].persist) { // (every block meets ad_persist's barrier)
             int items = s_qok ? s_nin : n;
             blocks = min(blocks, (items + (int)blockDim.x - 1) / (int)blockDim.x);
         }
@@ -894,14 +922,15 @@ extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(PARGS, int* q0
     }
     __syncthreads();
     const int nin = s_nin, L = s_L;
-    if (nin == 0 || (int)blockIdx.x >= ad_shared[0].blocks) return;
+    if (nin == 0) return false;
+    if ((int)blockIdx.x >= ad_shared[0].blocks) return true;
     count = 1;
     int* qout = (L & 1) ? q0 : q1;
     if (s_phase) { // do-beamer's big list
         Tally t{};
         do_big_part(off, adj, depth, parent, visited, ctl, qout, big, L, t);
         ad_finish<CNT_BLOCK>(ctl, t, tg, 0, true, false, ring, log, logCap);
-        return;
+        return true;
     }
     switch (s_body) {
 #define AD_CNT(base, fn)                                                                                          \
@@ -931,6 +960,32 @@ extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(PARGS, int* q0
                                 !s_qok);
             ad_finish<CNT_BLOCK>(ctl, t, tg, 0, true, true, ring, log, logCap);
         }
+    }
+    return true;
+}
+#define ADPASS PASS, q0, q1, big, twarp, alpha, beta, tg, log, logCap
+
+// ad_level runs one launch's worth: a level, or a do-beamer level's first
+// pass (the sweep, and a search of captured launches).
+extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(ADARGS) {
+    extern __shared__ AdShared ad_shared[];
+    if (threadIdx.x == 0) ad_shared[0].persist = 0;
+    ad_run(ADPASS);
+}
+
+// ad_persist runs the whole search in one launch: after each level a grid
+// barrier whose last arrival closes the level and decides the next (the
+// closer of ad_finish), the others waiting on C_GEN. Its grid must be all
+// resident (ad_level's: at most 4 blocks an SM at its registers): a grid
+// that is not times out in about 4 s with C_OVERFLOW = 2.
+extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_persist(ADARGS) {
+    extern __shared__ AdShared ad_shared[];
+    if (threadIdx.x == 0) {
+        ad_shared[0].persist = 1;
+        ad_shared[0].gen = ctl_word(ctl, C_GEN);
+    }
+    __syncthreads();
+    while (ad_run(ADPASS)) {
     }
 }
 

@@ -21,6 +21,7 @@ type SpMV struct {
 	scheds                []*DeviceSchedule
 	ops                   []*Op
 	cs                    *cusparse.Handle // made by the first cuSPARSE op
+	seg8Ahead             int              // tests: the prefetch distance of spac-seg8-pf and -lbpf in blocks (0: seg8PrefetchDistance)
 }
 
 // DeviceSchedule is a schedule's arrays on the device.
@@ -323,12 +324,12 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		op.Blocks = ceil(m.NNZ(), blockSize)
 		op.FormatBytes = int64(m.NNZ()) * int64(p.Bytes()+8)
 		err = add(launch(k.entryBase(), op.Blocks, blockSize, 0, gpu.Int(m.NNZ()), row, col, val, x, y))
-	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8:
+	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF:
 		a := sched.a
 		if k.IsSeg() && a.Desc == nil {
 			return nil, fmt.Errorf("%w: %s runs B/4 threads in whole warps, and schedule %s has block size %d, not a multiple of 128", ErrUnsupported, k, a.Label, a.BlockSize)
 		}
-		if k == SPACSeg8 && a.XFlag == nil && a.XStaged {
+		if k.IsSeg8() && a.XFlag == nil && a.XStaged {
 			return nil, fmt.Errorf("%w: %s runs B/8 threads in whole warps, and schedule %s has block size %d, not a multiple of 256", ErrUnsupported, k, a.Label, a.BlockSize)
 		}
 		if k.StagesX() && !a.XStaged {
@@ -355,10 +356,17 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		op.Threads = threads
 		op.Shared = a.SharedBytes(k, p)
 		op.FormatBytes = a.FormatBytes(k, p)
-		if k == SPACSeg8 {
-			err = add(launch(k.entryBase(), a.Blocks, threads, op.Shared,
-				gpu.Ptr(sched.meta), gpu.Ptr(sched.xUnique), gpu.Ptr(sched.yRow), gpu.Ptr(sched.val),
-				gpu.Ptr(sched.xFlag), x, y))
+		if k.IsSeg8() {
+			args := []uint64{gpu.Ptr(sched.meta), gpu.Ptr(sched.xUnique), gpu.Ptr(sched.yRow), gpu.Ptr(sched.val),
+				gpu.Ptr(sched.xFlag), x, y}
+			if k.Prefetches() {
+				ahead := s.seg8Ahead
+				if ahead == 0 {
+					ahead = seg8PrefetchDistance(s.d.Info(), a.BlockSize, p)
+				}
+				args = append(args, gpu.Int(ahead))
+			}
+			err = add(launch(k.entryBase(), a.Blocks, threads, op.Shared, args...))
 			break
 		}
 		if k.IsSeg() {

@@ -50,6 +50,10 @@
 //     ballot give the rows; the block's x and its rows' indices staged in
 //     shared memory together; values and addresses loaded with the
 //     streaming hint, so that the L2 keeps x and y.
+//   - spac-seg8-lb, spac-seg8-pf, spac-seg8-lbpf: spac-seg8's code with
+//     more loads in flight (issue 20, round 4): -lb caps its registers
+//     for more resident blocks per SM, -pf prefetches into the L2 the slots
+//     of the block a wave ahead (seg8PrefetchDistance), -lbpf both.
 //   - cusparse-csr, cusparse-csr-alg2, cusparse-coo, cusparse-sell,
 //     cusparse-bsr: cusparseSpMV with the CSR default algorithm, CSR_ALG2,
 //     COO, sliced ELL (32 rows a slice) and BSR (libformats.go; the last two

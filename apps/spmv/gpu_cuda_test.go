@@ -68,6 +68,24 @@ func check(t *testing.T, sp *SpMV, op *Op, ref, abs []float64, p Precision, what
 	}
 }
 
+// spmvWithX puts m on the device in precision p with x set, and returns
+// the product's reference; the caller closes the SpMV.
+func spmvWithX(t *testing.T, m *Matrix, x []float64, p Precision) (sp *SpMV, ref, abs []float64) {
+	t.Helper()
+	ref, abs, err := m.Reference(x, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp, err = NewSpMV(dev, m, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := sp.SetX(x); err != nil {
+		sp.Close()
+		t.Fatal(err)
+	}
+	return sp, ref, abs
+}
+
 func TestKernelsAgreeWithReference(t *testing.T) {
 	_, _, csErr := cusparse.Version()
 	for _, tc := range testCases() {
@@ -78,17 +96,7 @@ func TestKernelsAgreeWithReference(t *testing.T) {
 			}
 			x := randomXFor(m.NCols, 9)
 			for _, p := range []Precision{FP32, FP64} {
-				ref, abs, err := m.Reference(x, p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sp, err := NewSpMV(dev, m, p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := sp.SetX(x); err != nil {
-					t.Fatal(err)
-				}
+				sp, ref, abs := spmvWithX(t, m, x, p)
 				for _, b := range []int{32, 128, 256, 512, 1024} {
 					for _, k := range []Kernel{CSRScalar, CSRVector, COOAtomic} {
 						op, err := sp.Op(k, b, nil)
@@ -103,9 +111,9 @@ func TestKernelsAgreeWithReference(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						for _, k := range []Kernel{SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8} {
+						for _, k := range []Kernel{SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF} {
 							op, err := sp.Op(k, b, ds)
-							if (k.StagesX() && !a.XStaged) || b/k.TasksPerThread() < 32 || (k.IsSeg() && a.Desc == nil) || (k == SPACSeg8 && b%256 != 0) {
+							if (k.StagesX() && !a.XStaged) || b/k.TasksPerThread() < 32 || (k.IsSeg() && a.Desc == nil) || (k.IsSeg8() && b%256 != 0) {
 								if !errors.Is(err, ErrUnsupported) {
 									t.Errorf("%s B=%d on schedule %s (x staged: %v): %v, want ErrUnsupported", k, b, name, a.XStaged, err)
 								}
@@ -178,7 +186,7 @@ func TestNoEntries(t *testing.T) {
 // repetitions is still right (nothing accumulates across runs).
 func TestTimingAndRepeat(t *testing.T) {
 	sp, ds, ref, abs := bandedSpMV(t, 4)
-	for _, k := range []Kernel{COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8} {
+	for _, k := range []Kernel{COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF} {
 		op, err := sp.Op(k, 256, ds)
 		if err != nil {
 			t.Fatal(err)
@@ -203,6 +211,45 @@ func TestTimingAndRepeat(t *testing.T) {
 		t.Errorf("copy bandwidth %.0f GB/s (%+v), %v", bw/1e9, tm, err)
 	}
 	t.Logf("device copy: %.0f GB/s", bw/1e9)
+}
+
+// TestSeg8PrefetchNear runs spac-seg8-pf and -lbpf with prefetch distances
+// of 1 and 2 blocks, so that the test cases' few blocks prefetch (the
+// device's own distance is a wave of blocks, more than they have): the
+// prefetches read nothing past the slots, and the products stay right.
+func TestSeg8PrefetchNear(t *testing.T) {
+	for _, tc := range testCases() {
+		m, err := NewMatrix(tc.coo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := randomXFor(m.NCols, 21)
+		for _, p := range []Precision{FP32, FP64} {
+			sp, ref, abs := spmvWithX(t, m, x, p)
+			for _, a := range scheduleArrays(t, tc.coo, 256) {
+				if a.XFlag == nil {
+					continue
+				}
+				ds, err := sp.Upload(a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, ahead := range []int{1, 2} {
+					sp.seg8Ahead = ahead
+					for _, k := range []Kernel{SPACSeg8PF, SPACSeg8LBPF} {
+						op, err := sp.Op(k, 256, ds)
+						if err != nil {
+							t.Fatalf("%s %s: %v", tc.name, k, err)
+						}
+						check(t, sp, op, ref, abs, p, fmt.Sprintf("%s %s %s schedule %s (%d blocks), %d ahead", tc.name, p, k, a.Label, a.Blocks, ahead))
+					}
+				}
+			}
+			if err := sp.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
 
 // bandedSpMV sets up the banded test case in fp64 with x from seed and a

@@ -35,6 +35,9 @@ const (
 	SPACSeg         Kernel = "spac-seg"
 	SPACSegLdg      Kernel = "spac-seg-ldg"
 	SPACSeg8        Kernel = "spac-seg8"
+	SPACSeg8LB      Kernel = "spac-seg8-lb"
+	SPACSeg8PF      Kernel = "spac-seg8-pf"
+	SPACSeg8LBPF    Kernel = "spac-seg8-lbpf"
 	CuSPARSECSR     Kernel = "cusparse-csr"
 	CuSPARSECSRAlg2 Kernel = "cusparse-csr-alg2"
 	CuSPARSECOO     Kernel = "cusparse-coo"
@@ -45,7 +48,7 @@ const (
 // kernels names every kernel, in the order tables show them.
 var kernels = func() *enum.Table[Kernel] {
 	all := []Kernel{CSRScalar, CSRVector, COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8,
-		CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
+		SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
 	names := make([]enum.Name[Kernel], len(all))
 	for i, k := range all {
 		names[i] = enum.Name[Kernel]{Value: k, Name: string(k)}
@@ -62,18 +65,19 @@ func (k Kernel) UsesSchedule() bool { return strings.HasPrefix(string(k), "spac-
 
 // StagesX reports whether a SPAC kernel keeps x in shared memory.
 func (k Kernel) StagesX() bool {
-	return k == SPACShared || k == SPACSharedX4 || k == SPACSeg || k == SPACSeg8
+	return k == SPACShared || k == SPACSharedX4 || k == SPACSeg || k.IsSeg8()
 }
 
 // ReadOnlyVariant returns the read-only-x kernel of a shared-x SPAC kernel, else k
-// (spac-seg8 has none of its own: spac-seg-ldg runs every schedule it runs).
+// (spac-seg8 and its variants have none of their own: spac-seg-ldg runs
+// every schedule they run).
 func (k Kernel) ReadOnlyVariant() Kernel {
-	switch k {
-	case SPACShared:
+	switch {
+	case k == SPACShared:
 		return SPACReadOnly
-	case SPACSharedX4:
+	case k == SPACSharedX4:
 		return SPACReadOnlyX4
-	case SPACSeg, SPACSeg8:
+	case k == SPACSeg || k.IsSeg8():
 		return SPACSegLdg
 	}
 	return k
@@ -85,7 +89,7 @@ func (k Kernel) ReadOnlyVariant() Kernel {
 // time) or 8 (spac-seg8: B/8 threads).
 func (k Kernel) TasksPerThread() int {
 	switch {
-	case k == SPACSeg8:
+	case k.IsSeg8():
 		return seg8Slots
 	case k == SPACSharedX4 || k == SPACReadOnlyX4 || k.IsSeg():
 		return 4
@@ -102,6 +106,18 @@ func (k Kernel) entryBase() string { return strings.ReplaceAll(string(k), "-", "
 // staged (spac-seg) or read through the read-only cache at each slot's
 // column (spac-seg-ldg).
 func (k Kernel) IsSeg() bool { return k == SPACSeg || k == SPACSegLdg }
+
+// IsSeg8 reports whether the kernel reads spac-seg8's format (seg8.go):
+// spac-seg8 itself or one of its variants, which run the same code with
+// more of their loads in flight: -lb caps the registers for more resident
+// blocks, -pf prefetches the slots of a later block into the L2, -lbpf does
+// both.
+func (k Kernel) IsSeg8() bool {
+	return k == SPACSeg8 || k == SPACSeg8LB || k == SPACSeg8PF || k == SPACSeg8LBPF
+}
+
+// Prefetches reports whether a spac-seg8 variant takes a prefetch distance.
+func (k Kernel) Prefetches() bool { return k == SPACSeg8PF || k == SPACSeg8LBPF }
 
 // IsCuSPARSE reports whether the kernel is cuSPARSE's.
 func (k Kernel) IsCuSPARSE() bool { return strings.HasPrefix(string(k), "cusparse-") }

@@ -194,7 +194,7 @@ func CheckBlockSize(b int) error {
 // spac-seg8 its x slots and its rows' indices.
 func (a *ScheduleArrays) SharedBytes(k Kernel, p Precision) int {
 	switch {
-	case k == SPACSeg8:
+	case k.IsSeg8():
 		return a.seg8Shared(p)
 	case k == SPACSeg:
 		return a.MaxX * p.Bytes()

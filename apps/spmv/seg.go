@@ -149,7 +149,7 @@ func (a *ScheduleArrays) FormatBytes(k Kernel, p Precision) int64 {
 		b += slots * 4
 	}
 	switch {
-	case k == SPACSeg8:
+	case k.IsSeg8():
 		return b
 	case k.IsSeg():
 		return b + slots/segSlots*4

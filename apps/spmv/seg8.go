@@ -1,6 +1,10 @@
 package spmv
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/spac-gpu/spac/gpu"
+)
 
 // The spac-seg8 kernel's format. It runs a SPAC schedule with eight
 // consecutive slots per thread (B/8 threads, at most four warps, for blocks
@@ -260,4 +264,23 @@ func (a *ScheduleArrays) seg8Shared(p Precision) int {
 		most = max(most, int(a.Meta[8*b+1])*p.Bytes()+int(a.Meta[8*b+3])*4)
 	}
 	return most
+}
+
+// seg8PrefetchBlocksPerSM is how far ahead spac-seg8-pf and -lbpf prefetch,
+// in blocks per SM: about a wave of resident blocks (9 to 16 of 128 threads
+// fit an SM, by registers), so the block that finds its slots in the L2
+// starts about when the one that fetched them ends.
+const seg8PrefetchBlocksPerSM = 8
+
+// seg8PrefetchDistance is the prefetch distance in blocks of spac-seg8-pf
+// and -lbpf on device info with blockSize tasks a block and values of p:
+// seg8PrefetchBlocksPerSM per SM, fewer where the slots prefetched ahead
+// (value and uint16 each) would take more than a quarter of the L2, which
+// x and y need; 0 (no prefetching) where the device tells neither.
+func seg8PrefetchDistance(info gpu.DeviceInfo, blockSize int, p Precision) int {
+	d := info.SMs * seg8PrefetchBlocksPerSM
+	if perBlock := blockSize * (p.Bytes() + 2); perBlock > 0 && info.L2Bytes > 0 {
+		d = min(d, info.L2Bytes/4/perBlock)
+	}
+	return max(d, 0)
 }

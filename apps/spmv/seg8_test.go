@@ -2,7 +2,10 @@ package spmv
 
 import (
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/spac-gpu/spac/gpu"
 )
 
 // TestSeg8Emulation runs the CPU emulation of spac-seg8 on every test case
@@ -139,5 +142,70 @@ func TestSeg8Bytes(t *testing.T) {
 	small, err := NewScheduleArrays(schedules(t, tc.coo, 128)["chunks"], "chunks")
 	if err != nil || small.XFlag != nil {
 		t.Errorf("B=128: spac-seg8 format %v (%v), want none", small.XFlag != nil, err)
+	}
+}
+
+// TestSeg8Variants: spac-seg8's variants run its format unchanged (same
+// threads, bytes and shared memory), only -pf and -lbpf take a prefetch
+// distance, and every kernel named spac-seg8* is one of them (a new variant
+// cannot miss the launch path).
+func TestSeg8Variants(t *testing.T) {
+	tc := testCases()[len(testCases())-1]
+	a, err := NewScheduleArrays(schedules(t, tc.coo, 1024)["chunks"], "chunks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range Kernels() {
+		if strings.HasPrefix(string(k), string(SPACSeg8)) != k.IsSeg8() {
+			t.Errorf("%s: IsSeg8 %v", k, k.IsSeg8())
+		}
+		if !k.IsSeg8() {
+			if k.Prefetches() {
+				t.Errorf("%s prefetches, but is no spac-seg8 variant", k)
+			}
+			continue
+		}
+		if k.TasksPerThread() != seg8Slots || !k.StagesX() || !k.UsesSchedule() || k.ReadOnlyVariant() != SPACSegLdg {
+			t.Errorf("%s: %d tasks a thread, stages x %v, read-only variant %s", k, k.TasksPerThread(), k.StagesX(), k.ReadOnlyVariant())
+		}
+		for _, p := range []Precision{FP32, FP64} {
+			if got, want := a.FormatBytes(k, p), a.FormatBytes(SPACSeg8, p); got != want {
+				t.Errorf("%s %s: %d format bytes, spac-seg8 %d", k, p, got, want)
+			}
+			if got, want := a.SharedBytes(k, p), a.SharedBytes(SPACSeg8, p); got != want {
+				t.Errorf("%s %s: %d shared bytes, spac-seg8 %d", k, p, got, want)
+			}
+		}
+		if want := strings.HasSuffix(string(k), "pf"); k.Prefetches() != want {
+			t.Errorf("%s: prefetches %v, want %v", k, k.Prefetches(), want)
+		}
+	}
+}
+
+// TestSeg8PrefetchDistance: eight blocks per SM ahead, fewer where their
+// slots would take more than a quarter of the L2, none without the
+// device's figures.
+func TestSeg8PrefetchDistance(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct {
+		name      string
+		sms, l2   int
+		blockSize int
+		p         Precision
+		want      int
+	}{
+		{"H100 fp64 B=1024", 132, 50 * mib, 1024, FP64, 132 * 8},
+		{"H100 fp32 B=512", 132, 50 * mib, 512, FP32, 132 * 8},
+		{"small L2 fp64 B=1024", 132, 4 * mib, 1024, FP64, mib / 1024 / 10},
+		{"L2 unknown", 10, 0, 1024, FP64, 80},
+		{"nothing known", 0, 0, 1024, FP64, 0},
+	} {
+		got := seg8PrefetchDistance(gpu.DeviceInfo{SMs: c.sms, L2Bytes: c.l2}, c.blockSize, c.p)
+		if got != c.want {
+			t.Errorf("%s: distance %d blocks, want %d", c.name, got, c.want)
+		}
+		if ahead := got * c.blockSize * (c.p.Bytes() + 2); c.l2 > 0 && ahead > c.l2/4 {
+			t.Errorf("%s: %d bytes prefetched ahead, over a quarter of the %d-byte L2", c.name, ahead, c.l2)
+		}
 	}
 }

@@ -81,7 +81,10 @@ per task, rows precomputed, one segmented reduction per block; block sizes
 that are multiples of 128), spac-seg-ldg (the same with x through the
 read-only cache) and spac-seg8 (eight tasks per thread, a value and one
 uint16 per task that holds the x address and whether the task starts a
-row: no descriptor; block sizes that are multiples of 256); cuSPARSE: cusparse-csr (default algorithm),
+row: no descriptor; block sizes that are multiples of 256), with its
+variants spac-seg8-lb (registers capped for more resident blocks),
+spac-seg8-pf (each block prefetches a later block's slots into the L2)
+and spac-seg8-lbpf (both); cuSPARSE: cusparse-csr (default algorithm),
 cusparse-csr-alg2, cusparse-coo, cusparse-sell (sliced ELL, 32 rows a
 slice) and cusparse-bsr (the block size of 2 to 8 that stores the fewest
 bytes), the last two where their padding stays under 3x the nonzeros.

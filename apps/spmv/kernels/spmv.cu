@@ -386,6 +386,9 @@ __device__ __forceinline__ void load8_stream(const double* __restrict__ p, doubl
     }
 }
 
+// Asks the L2 to fetch the sector at p; nothing waits for it.
+__device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
+
 // y[g] = v for a row the block owns, atomicAdd for a row other blocks share
 // (bit 31 of its entry; the host cleared those rows); the block's rows are
 // in shared memory.
@@ -438,11 +441,20 @@ __device__ __forceinline__ void stage_round(int i, int nt, const int4& m, const 
 // the row ends stores it. A row that crosses warps leaves carries in
 // shared memory, which thread 0 adds up in warp order (blocks of more than
 // one warp of tasks). Each row reaches y once per block.
-template <typename T>
+//
+// PREFETCH (spac-seg8-pf, -lbpf): after its own streamed loads, each thread
+// asks the L2 for its slots of the part dist blocks ahead (prefetch.global.L2:
+// no register, no scoreboard, nothing waits on it). A block spends most of
+// its life on the dependent staging chain (meta -> x_unique -> x), the
+// barrier and the sums, with none of its streamed bytes in flight; the
+// prefetches keep DRAM busy in those phases, and the later block finds its
+// slots in the L2. dist is about a wave of resident blocks (the host
+// bounds the bytes it keeps in the L2, seg8PrefetchDistance).
+template <typename T, bool PREFETCH>
 __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const int* __restrict__ x_unique,
                                           const int* __restrict__ y_row, const T* __restrict__ val,
                                           const unsigned short* __restrict__ x_flag, const T* __restrict__ x,
-                                          T* __restrict__ y) {
+                                          T* __restrict__ y, int dist) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* xs = reinterpret_cast<T*>(smem_raw);
     __shared__ T head[4], tail[4];
@@ -455,6 +467,16 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
     T v[8];
     load8_stream(val + slot, v);
     const uint4 q = __ldcs(reinterpret_cast<const uint4*>(x_flag + slot));
+    if constexpr (PREFETCH) {
+        if (dist > 0 && blockIdx.x + (unsigned)dist < gridDim.x) {
+            // One prefetch per 32-byte sector: the thread's values (32 or
+            // 64 bytes), and its 16 bytes of addresses from every other lane.
+            const size_t ahead = slot + (size_t)dist * nt * 8;
+            prefetch_l2(val + ahead);
+            if constexpr (sizeof(T) == 8) prefetch_l2(val + ahead + 4);
+            if ((lane & 1) == 0) prefetch_l2(x_flag + ahead);
+        }
+    }
     const int4 m = __ldg(&meta[2 * blockIdx.x]);      // x0, nx, y0, ny
     const int4 m2 = __ldg(&meta[2 * blockIdx.x + 1]);  // tasks, rows started before warps 1, 2, 3
     int* rows = reinterpret_cast<int*>(xs + m.y);
@@ -585,11 +607,26 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
     }
 }
 
-#define SPAC_SEG8_KERNEL(T, SUFFIX)                                                                                  \
-    extern "C" __global__ void __launch_bounds__(128) spmv_spac_seg8_##SUFFIX(                                       \
-        const int4* meta, const int* x_unique, const int* y_row, const T* val, const unsigned short* x_flag,         \
-        const T* x, T* y) {                                                                                          \
-        spac_seg8<T>(meta, x_unique, y_row, val, x_flag, x, y);                                                      \
+// spac-seg8-lb and -lbpf ask for this many resident blocks of 128 threads
+// per SM, which caps the registers: 65,536 / (128 x 12) -> 40 in fp64 (plain
+// spac-seg8 takes 56, 9 blocks, 36 of 64 warps), 65,536 / (128 x 16) -> 32
+// in fp32 (from 40, 12 blocks). ptxas spills a few words for it (40 and 16
+// bytes a thread with CUDA 11.8's ptxas), to the L1.
+#define SEG8_LB_BLOCKS_f32 16
+#define SEG8_LB_BLOCKS_f64 12
+
+#define SPAC_SEG8_KERNEL(T, SUFFIX, NAME, BOUNDS)                                                                    \
+    extern "C" __global__ void BOUNDS spmv_spac_##NAME##_##SUFFIX(const int4* meta, const int* x_unique,            \
+                                                                  const int* y_row, const T* val,                   \
+                                                                  const unsigned short* x_flag, const T* x, T* y) { \
+        spac_seg8<T, false>(meta, x_unique, y_row, val, x_flag, x, y, 0);                                            \
+    }
+#define SPAC_SEG8_PF_KERNEL(T, SUFFIX, NAME, BOUNDS)                                                                 \
+    extern "C" __global__ void BOUNDS spmv_spac_##NAME##_##SUFFIX(const int4* meta, const int* x_unique,            \
+                                                                  const int* y_row, const T* val,                   \
+                                                                  const unsigned short* x_flag, const T* x, T* y,   \
+                                                                  int dist) {                                       \
+        spac_seg8<T, true>(meta, x_unique, y_row, val, x_flag, x, y, dist);                                          \
     }
 
 #define SPAC_SEG_KERNEL(T, SUFFIX, NAME, STAGE_X)                                                                    \
@@ -628,7 +665,10 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
     SPAC_KERNEL(T, SUFFIX, ldg_x4, false, 4)                                                                         \
     SPAC_SEG_KERNEL(T, SUFFIX, seg, true)                                                                            \
     SPAC_SEG_KERNEL(T, SUFFIX, seg_ldg, false)                                                                       \
-    SPAC_SEG8_KERNEL(T, SUFFIX)
+    SPAC_SEG8_KERNEL(T, SUFFIX, seg8, __launch_bounds__(128))                                                         \
+    SPAC_SEG8_KERNEL(T, SUFFIX, seg8_lb, __launch_bounds__(128, SEG8_LB_BLOCKS_##SUFFIX))                             \
+    SPAC_SEG8_PF_KERNEL(T, SUFFIX, seg8_pf, __launch_bounds__(128))                                                   \
+    SPAC_SEG8_PF_KERNEL(T, SUFFIX, seg8_lbpf, __launch_bounds__(128, SEG8_LB_BLOCKS_##SUFFIX))
 
 SPMV_KERNELS(float, f32)
 SPMV_KERNELS(double, f64)

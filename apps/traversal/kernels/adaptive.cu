@@ -830,11 +830,21 @@ struct AdShared { // ad_finish's shared memory, one copy for every body
     int split;   // the closing block leaves the level to a second pass (do-beamer's big list)
     int persist; // ad_persist: a grid barrier ends each level, not the launch
     int gen;     // ad_persist: the barrier's generation this block waits past
+    int haveTree; // g and tree hold the tree (ad_persist loads it once, at its start)
 };
+extern __shared__ AdShared ad_shared[]; // ad_level's and ad_persist's dynamic shared memory
+// ad_load_tree loads the tree into the block's shared memory (every
+// thread calls it; the caller's barrier orders it before its use).
+__device__ __forceinline__ void ad_load_tree(const AdGraph* tg) {
+    AdShared& sh = ad_shared[0];
+    if (threadIdx.x == 0) sh.g = *tg;
+    const AdNode* gtree = (const AdNode*)(tg + 1);
+    for (int i = threadIdx.x; i < AD_MAXNODES; i += blockDim.x) sh.tree[i] = gtree[i];
+}
+
 template <int CNT>
 __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool queued, bool split, u64* ring, u64* log,
                           int logCap) {
-    extern __shared__ AdShared ad_shared[];
     AdShared& sh = ad_shared[0];
     volatile int* c = ctl;
     flush_tally<CNT>(ctl, t, true);
@@ -853,9 +863,7 @@ __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool que
                 c[C_PHASE] = 1;
             }
         } else {
-            if (threadIdx.x == 0) sh.g = *tg;
-            const AdNode* gtree = (const AdNode*)(tg + 1);
-            for (int i = threadIdx.x; i < AD_MAXNODES; i += blockDim.x) sh.tree[i] = gtree[i];
+            if (!sh.haveTree) ad_load_tree(tg);
             for (int i = threadIdx.x; i < CTL_WORDS; i += blockDim.x) sh.ctl[i] = c[i];
             __syncthreads();
             if (threadIdx.x == 0) {
@@ -895,7 +903,6 @@ __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool que
     PARGS, int *q0, int *q1, int *big, int twarp, float alpha, float beta, const AdGraph *tg, u64 *log, int logCap
 __device__ __forceinline__ bool ad_run(ADARGS) {
     __shared__ int s_nin, s_L, s_body, s_phase, s_qok, s_bu;
-    extern __shared__ AdShared ad_shared[];
     if (threadIdx.x == 0) {
         s_nin = ctl_word(ctl, C_LEVEL) >= ctl_word(ctl, C_STOP) ? 0 : ctl_word(ctl, C_IN);
         s_L = ctl_word(ctl, C_LEVEL);
@@ -968,8 +975,7 @@ __device__ __forceinline__ bool ad_run(ADARGS) {
 // ad_level runs one launch's worth: a level, or a do-beamer level's first
 // pass (the sweep, and a search of captured launches).
 extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(ADARGS) {
-    extern __shared__ AdShared ad_shared[];
-    if (threadIdx.x == 0) ad_shared[0].persist = 0;
+    if (threadIdx.x == 0) ad_shared[0].persist = ad_shared[0].haveTree = 0;
     ad_run(ADPASS);
 }
 
@@ -979,9 +985,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(ADARGS) {
 // resident (ad_level's: at most 4 blocks an SM at its registers): a grid
 // that is not times out in about 4 s with C_OVERFLOW = 2.
 extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_persist(ADARGS) {
-    extern __shared__ AdShared ad_shared[];
+    ad_load_tree(tg); // once: whichever block closes a level has it
     if (threadIdx.x == 0) {
-        ad_shared[0].persist = 1;
+        ad_shared[0].persist = ad_shared[0].haveTree = 1;
         ad_shared[0].gen = ctl_word(ctl, C_GEN);
     }
     __syncthreads();

@@ -2,6 +2,7 @@ package transform
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -73,5 +74,93 @@ func TestRefineFixesAMisplacedVertex(t *testing.T) {
 	part := []int32{0, 1, 0, 1, 1, 1}
 	if moves := Refine(w, nil, part, 2, 4, 4); moves == 0 || cut(w, part) != 1 {
 		t.Fatalf("after %d moves part %v has cut %d, want 1", moves, part, cut(w, part))
+	}
+}
+
+// gather lists a vertex's neighbouring parts in the order their first
+// neighbour comes and sums the edge weights into each, as a plain map
+// would; reset leaves no connection behind (the branch-free bookkeeping
+// must not keep a part twice or drop one).
+func TestGatherMatchesNaive(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 100; trial++ {
+		g, inc := randomGraph(r)
+		w, err := Contract(g, inc, Cycle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if trial%2 == 1 { // weighted edges, as on coarse levels
+			w.Adjwgt = make([]int32, len(w.Adjncy))
+			for i := range w.Adjwgt {
+				w.Adjwgt[i] = 1 + int32(r.IntN(5))
+			}
+		}
+		k := 1 + r.IntN(6)
+		part := make([]int32, w.NumVertices())
+		for i := range part {
+			part[i] = int32(r.IntN(k))
+		}
+		f := newMoveFinder(k)
+		for v := int32(0); v < int32(w.NumVertices()); v++ {
+			var order []int32
+			sum := map[int32]int64{}
+			for i := w.Xadj[v]; i < w.Xadj[v+1]; i++ {
+				p := part[w.Adjncy[i]]
+				if _, ok := sum[p]; !ok {
+					order = append(order, p)
+				}
+				sum[p] += int64(w.EdgeWeight(i))
+			}
+			f.gather(w, part, v)
+			if !slices.Equal(f.touched, order) {
+				t.Fatalf("trial %d, vertex %d: touched %v, want %v", trial, v, f.touched, order)
+			}
+			for _, p := range order {
+				if f.conn[p] != sum[p] {
+					t.Fatalf("trial %d, vertex %d: connection to part %d is %d, want %d", trial, v, p, f.conn[p], sum[p])
+				}
+			}
+			f.reset()
+			for p, c := range f.conn {
+				if c != 0 {
+					t.Fatalf("trial %d, vertex %d: part %d keeps %d after reset", trial, v, p, c)
+				}
+			}
+		}
+	}
+}
+
+func TestIsZero(t *testing.T) {
+	for _, c := range []int64{0, 1, -1, 2, 1 << 40, -(1 << 40), 1<<63 - 1, -1 << 63} {
+		want := 0
+		if c == 0 {
+			want = 1
+		}
+		if got := isZero(c); got != want {
+			t.Errorf("isZero(%d) = %d, want %d", c, got, want)
+		}
+	}
+}
+
+// BenchmarkRefine: the cant stand-in's contracted graph (4M vertices) in
+// blocks of 1024 consecutive vertices, a tenth of them put in a random
+// other block, refined as a level of the way up is.
+func BenchmarkRefine(b *testing.B) {
+	w := cantContracted(b, 1)
+	n := w.NumVertices()
+	k := (n + 1023) / 1024
+	r := rand.New(rand.NewPCG(7, 8))
+	start := make([]int32, n)
+	for v := range start {
+		start[v] = int32(v / 1024)
+		if r.IntN(10) == 0 {
+			start[v] = int32(r.IntN(k))
+		}
+	}
+	part := make([]int32, n)
+	b.ResetTimer()
+	for b.Loop() {
+		copy(part, start)
+		Refine(w, nil, part, k, 1100, 4)
 	}
 }

@@ -318,15 +318,17 @@ func (e *Engine) stats() adaptive.GraphStats {
 
 // BFSAdaptive runs a BFS from root whose every level runs the strategy ch
 // picks from the level's features (package adaptive: computed in O(1) per
-// level from the counters the device posts with each level), and returns
-// the result (Strategy zero) and the trace of the choices. The levels are
-// counted: each ends with its counter step (see BFSCounters), and a level
-// that reads a queue after one that wrote none starts by rebuilding it
-// from the stamps (O(n)). The host waits for every step (one captured
-// graph: a level, or a run of levels, AdaptiveOptions.MaxRun): about 10
-// to 20 us of round trip per step on the GPU machine (to be measured), a
-// few ns per choice (Predict); the result's time, between CUDA events
-// around the search, includes those waits.
+// level from the level's counters), and returns the result (Strategy
+// zero) and the trace of the choices. Where ch is a ModelChooser that can
+// run on the device (OnDevice) and opt.Host is not set, the device decides
+// every level itself in one launch of ad_persist (ondevice.go): no host
+// round trip. Otherwise the host decides: the levels are counted (each
+// ends with its counter step, see BFSCounters), a level that reads a queue
+// after one that wrote none starts by rebuilding it from the stamps (O(n)),
+// and the host waits for every step (one captured graph: a level, or a run
+// of levels, AdaptiveOptions.MaxRun), about 15 us of round trip on the
+// H100, against a few ns per choice (Predict). The result's time, between
+// CUDA events around the search, includes those waits.
 func (e *Engine) BFSAdaptive(ctx context.Context, root int32, ch Chooser, opt AdaptiveOptions) (*Result, *AdaptiveTrace, error) {
 	if ch == nil {
 		return nil, nil, errors.New("traversal: adaptive bfs without a chooser")

@@ -103,6 +103,22 @@ var runtimePTX string
 // runtimeModule holds the runtime's own kernels, which Open loads.
 var runtimeModule = PTXModule{Name: "runtime", PTX: runtimePTX, Entries: []string{"gpu_spin"}}
 
+// OpenForTest opens device 0 for a test and closes it when the test ends;
+// the test fails if it cannot (gpu.ErrNoCUDA without a CUDA build).
+func OpenForTest(t interface {
+	Helper()
+	Fatal(args ...any)
+	Cleanup(func())
+}) *Device {
+	t.Helper()
+	d, err := Open(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
 // ReadKernelSource reads a kernel source for a test of its package's PTX:
 // path is relative to the repository root, where a test binary carried to
 // the GPU machine runs; go test runs in the package's folder, so the file

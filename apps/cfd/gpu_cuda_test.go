@@ -11,11 +11,7 @@ import (
 
 func openGPU(t *testing.T) (*GPU, gpu.DeviceInfo) {
 	t.Helper()
-	d, err := gpu.Open(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := gpu.OpenForTest(t)
 	g, err := NewGPU(d)
 	if err != nil {
 		t.Fatal(err)

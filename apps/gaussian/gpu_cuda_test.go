@@ -12,12 +12,7 @@ import (
 
 func openGPU(t *testing.T) *GPU {
 	t.Helper()
-	d, err := gpu.Open(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	g, err := NewGPU(d)
+	g, err := NewGPU(gpu.OpenForTest(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,31 +135,19 @@ func (e *Engine) planCounted(s Strategy, k int, mode planMode) (*gpu.Graph, erro
 	if err != nil {
 		return nil, err
 	}
-	var pre *gpu.Launch
+	var pre func() error
 	if mode&modeRebuild != 0 {
-		if pre, err = e.rebuildLaunch(false); err != nil {
+		rebuild, err := e.rebuildLaunch(false)
+		if err != nil {
 			return nil, err
 		}
+		pre = rebuild.Run
 	}
 	post, err := e.mod.Launch("post", 1, 1, 0, gpu.Ptr(e.ctl), e.mail.Arg())
 	if err != nil {
 		return nil, err
 	}
-	g, err := e.d.Capture(func() error {
-		if pre != nil {
-			if err := pre.Run(); err != nil {
-				return err
-			}
-		}
-		for range k {
-			for _, f := range body {
-				if err := f(); err != nil {
-					return err
-				}
-			}
-		}
-		return post.Run()
-	})
+	g, err := e.captureLevels(pre, body, k, post.Run)
 	if err != nil {
 		return nil, err
 	}

@@ -494,7 +494,7 @@ func (e *Engine) level(a Algorithm, s Strategy) ([]func() error, error) {
 		return e.paperLevel(s, false)
 	}
 	if s == onDevice {
-		return e.adLevel()
+		return e.adPersist()
 	}
 	op := "bfs"
 	s1, s2 := gpu.Ptr(e.depth), gpu.Ptr(e.parent)
@@ -692,21 +692,32 @@ func (e *Engine) plan(a Algorithm, s Strategy, k int) (*gpu.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := e.d.Capture(func() error {
-		for range k {
-			for _, f := range body {
-				if err := f(); err != nil {
-					return err
-				}
-			}
-		}
-		return post.Run()
-	})
+	g, err := e.captureLevels(nil, body, k, post.Run)
 	if err != nil {
 		return nil, err
 	}
 	e.graphs[key] = g
 	return g, nil
+}
+
+// captureLevels captures one graph: pre (where not nil), k times the
+// launches of a level, then post.
+func (e *Engine) captureLevels(pre func() error, level []func() error, k int, post func() error) (*gpu.Graph, error) {
+	return e.d.Capture(func() error {
+		if pre != nil {
+			if err := pre(); err != nil {
+				return err
+			}
+		}
+		for range k {
+			for _, f := range level {
+				if err := f(); err != nil {
+					return err
+				}
+			}
+		}
+		return post()
+	})
 }
 
 // checkRun refuses what a run cannot do.

@@ -124,17 +124,16 @@ func encodeDeviceTree(c *ModelChooser, g adaptive.GraphStats) ([]byte, error) {
 
 // deviceState is what the device-decided search adds to adaptState.
 type deviceState struct {
-	tree  *gpu.Buffer // header and nodes, adMaxNodes of room
-	log   *gpu.Buffer // adLogLevels rows of 4 uint64
-	model *ModelChooser
-	leaf  bool // the tree buffer holds a single leaf (no model yet)
+	tree  *gpu.Buffer   // header and nodes, adMaxNodes of room
+	log   *gpu.Buffer   // adLogLevels rows of 4 uint64
+	model *ModelChooser // the model whose tree is in tree (nil: a single leaf)
 }
 
-// adLevel is a search's launch: ad_persist, every level in one launch
+// adPersist is a search's launch: ad_persist, every level in one launch
 // (Engine.plan captures it alone), with every array a body of the tree may
 // read (the COO arcs, the in-arcs and their COO, do-beamer's big list), no
 // ring.
-func (e *Engine) adLevel() ([]func() error, error) {
+func (e *Engine) adPersist() ([]func() error, error) {
 	l, err := e.adLevelLaunch("ad_persist", 0)
 	if err != nil {
 		return nil, err
@@ -142,28 +141,46 @@ func (e *Engine) adLevel() ([]func() error, error) {
 	return []func() error{l.Run}, nil
 }
 
+// needDevice makes what ad_level and ad_persist read (once): every array a
+// body of the tree may read (the COO arcs, the in-arcs and their COO,
+// do-beamer's big list), the tree's buffer, holding a single leaf until a
+// model comes, so that the closers can walk it, and the log.
+func (e *Engine) needDevice() error {
+	if err := e.needAdaptive(); err != nil {
+		return err
+	}
+	if err := e.needCOO(); err != nil {
+		return err
+	}
+	if err := e.needInCOO(); err != nil {
+		return err
+	}
+	if err := e.alloc(&e.ad.big, 4*e.n, "do-beamer's big list"); err != nil {
+		return err
+	}
+	d := &e.ad.dev
+	if err := e.alloc(&d.log, 32*adLogLevels, "the adaptive search's log"); err != nil {
+		return err
+	}
+	if d.tree != nil {
+		return nil
+	}
+	if err := e.alloc(&d.tree, adGraphSize+adNodeSize*adMaxNodes, "the adaptive model's tree"); err != nil {
+		return err
+	}
+	leaf := make([]byte, adGraphSize+adNodeSize)
+	binary.LittleEndian.PutUint64(leaf[32:], 1)
+	binary.LittleEndian.PutUint32(leaf[adGraphSize+8:], math.MaxUint32) // feature -1
+	return gpu.Write(d.tree, leaf, "the adaptive model's tree")
+}
+
 // adLevelLaunch is kernel's launch (ad_level or ad_persist), posting every
 // level's counters to ring where it is not 0.
 func (e *Engine) adLevelLaunch(kernel string, ring uint64) (*gpu.Launch, error) {
-	if err := e.needAdaptive(); err != nil {
-		return nil, err
-	}
-	if err := e.needCOO(); err != nil {
-		return nil, err
-	}
-	if err := e.needInCOO(); err != nil {
-		return nil, err
-	}
-	if err := e.alloc(&e.ad.big, 4*e.n, "do-beamer's big list"); err != nil {
+	if err := e.needDevice(); err != nil {
 		return nil, err
 	}
 	d := &e.ad.dev
-	if err := e.alloc(&d.tree, adGraphSize+adNodeSize*adMaxNodes, "the adaptive model's tree"); err != nil {
-		return nil, err
-	}
-	if err := e.alloc(&d.log, 32*adLogLevels, "the adaptive search's log"); err != nil {
-		return nil, err
-	}
 	alpha, beta := uint64(math.Float32bits(float32(e.opt.Alpha))), uint64(math.Float32bits(float32(e.opt.Beta)))
 	// a grid for the widest body of one thread per item (the others
 	// stride), at most what is resident at once: ad_persist's grid barrier
@@ -177,16 +194,6 @@ func (e *Engine) adLevelLaunch(kernel string, ring uint64) (*gpu.Launch, error) 
 		gpu.Ptr(d.tree), gpu.Ptr(d.log), gpu.Int(adLogLevels))
 	if err != nil {
 		return nil, err
-	}
-	if d.model == nil && !d.leaf {
-		// a tree the closers can walk before any model comes: one leaf
-		leaf := make([]byte, adGraphSize+adNodeSize)
-		binary.LittleEndian.PutUint64(leaf[32:], 1)
-		binary.LittleEndian.PutUint32(leaf[adGraphSize+8:], math.MaxUint32) // feature -1
-		if err := gpu.Write(d.tree, leaf, "the adaptive model's tree"); err != nil {
-			return nil, err
-		}
-		d.leaf = true
 	}
 	return l, nil
 }
@@ -221,14 +228,7 @@ func (e *Engine) planDeviceLevel(body int, queued bool) (*gpu.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := e.d.Capture(func() error {
-		for _, f := range []func() error{set.Run, level.Run, level.Run, post.Run} {
-			if err := f(); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	g, err := e.captureLevels(set.Run, []func() error{level.Run}, 2, post.Run)
 	if err != nil {
 		return nil, err
 	}
@@ -243,11 +243,6 @@ func (e *Engine) deviceBegin(root int32) error {
 	d := &e.ad.dev
 	if d.model == nil {
 		return fmt.Errorf("traversal: a device-decided search without a model")
-	}
-	if d.tree == nil {
-		if _, err := e.adLevel(); err != nil {
-			return err
-		}
 	}
 	tk := adaptive.NewTracker(e.stats())
 	f := tk.Next(adaptive.RootCounters(e.g, root))
@@ -264,14 +259,11 @@ func (e *Engine) deviceBegin(root int32) error {
 // device's log afterwards, each level's features recomputed from its
 // counters by the host's Tracker.
 func (e *Engine) bfsOnDevice(ctx context.Context, root int32, c *ModelChooser) (*Result, *AdaptiveTrace, error) {
-	if err := e.needAdaptive(); err != nil {
+	if err := e.needDevice(); err != nil {
 		return nil, nil, err
 	}
 	d := &e.ad.dev
 	if d.model != c {
-		if _, err := e.adLevel(); err != nil {
-			return nil, nil, err
-		}
 		b, err := encodeDeviceTree(c, e.stats())
 		if err != nil {
 			return nil, nil, err

@@ -37,17 +37,9 @@ each from any mesh, precision and block sizes) and write into DIR:
   results.csv the GPU rows of every input, merged`,
 		Example: `  spac cfd fvcorr-097k --gpu -b 128,192,256,384,512,1024 --precision fp32 --format csv > a.csv
   spac cfd report a.csv b.csv -o out/`,
-		Args: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("cfd report takes one or more CSV files\nsee '%s --help'", c.CommandPath())
-			}
-			return nil
-		},
+		Args: reportInputs("CSV"),
 		RunE: func(c *cobra.Command, args []string) error {
-			if out == "" {
-				return usagef("cfd report needs -o DIR")
-			}
-			if err := checkOutputDir(c, "output", reportDir); err != nil {
+			if err := reportOutput(c, out); err != nil {
 				return err
 			}
 			return runCFDReport(c.Context(), args, out, title, c.ErrOrStderr())

@@ -51,6 +51,26 @@ func checkOutputDir(c *cobra.Command, flag string, check func(dir string) error)
 // reportDir is the check of a directory that a report is written into.
 func reportDir(dir string) error { return output.CheckDir(dir, nil) }
 
+// reportInputs is the Args of a report command (cfd report, rodinia
+// report): one or more input files of a kind ("CSV", "JSON").
+func reportInputs(kind string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usagef("%s %s takes one or more %s files\nsee '%s --help'", c.Parent().Name(), c.Name(), kind, c.CommandPath())
+		}
+		return nil
+	}
+}
+
+// reportOutput checks a report command's -o DIR: given, and a directory
+// it may write into.
+func reportOutput(c *cobra.Command, out string) error {
+	if out == "" {
+		return usagef("%s %s needs -o DIR", c.Parent().Name(), c.Name())
+	}
+	return checkOutputDir(c, "output", reportDir)
+}
+
 // fileList names the files of a report for the line that says what was
 // written: "a, b and c".
 func fileList(files []output.File) string {

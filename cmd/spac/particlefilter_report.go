@@ -67,17 +67,9 @@ raw' (scripts/rodinia-sweep.sh makes them). Other files in DIR stay.`,
 		Example: `  spac particlefilter --gpu -b 32,64,128,256,512,1024 --format json -o pf.json
   spac cfd fvcorr-097k --gpu -b 128,256,512,1024 --format json > cfd.json
   spac rodinia report pf.json cfd.json -o out/`,
-		Args: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("rodinia report takes one or more JSON files\nsee '%s --help'", c.CommandPath())
-			}
-			return nil
-		},
+		Args: reportInputs("JSON"),
 		RunE: func(c *cobra.Command, args []string) error {
-			if out == "" {
-				return usagef("rodinia report needs -o DIR")
-			}
-			if err := checkOutputDir(c, "output", reportDir); err != nil {
+			if err := reportOutput(c, out); err != nil {
 				return err
 			}
 			return runRodiniaReport(c.Context(), out, ncu, title, args, c.ErrOrStderr())

@@ -595,7 +595,10 @@ var predictSink int
 // topology-driven level and the reverse, its big list's second launch,
 // its pull). Each search's log must give the counters the reference's
 // depths give (the features, level by level, exactly), the chain's body
-// at every level, and the host's walk of the tree the device's.
+// at every level, and the host's walk of the tree the device's. With the
+// one block on for every frontier it can hold (OneBlockArcs beyond any
+// graph's), a level runs there exactly when its frontier is queued and
+// small, and the chain's body otherwise.
 func TestAdaptiveOnDevice(t *testing.T) {
 	device(t)
 	cands := deviceStrategies()
@@ -612,21 +615,26 @@ func TestAdaptiveOnDevice(t *testing.T) {
 		between = append(between, bodyDOBeamer, b)
 	}
 	between = append(between, bodyDOBeamer)
+	const always = 1 << 30
 	for _, c := range []struct {
 		name string
 		seq  []int
+		solo int
 	}{
-		{"chain", all},
-		{"reversed", reversed},
-		{"do-beamer-between", between},
-		{"do-beamer-only", []int{bodyDOBeamer}},
-		{"edge-list-then-pull", []int{bodyEdgeList + 1, bodyEdgeList + 2, bodyVertexPull}},
+		{"chain", all, -1},
+		{"reversed", reversed, -1},
+		{"do-beamer-between", between, -1},
+		{"do-beamer-only", []int{bodyDOBeamer}, -1},
+		{"edge-list-then-pull", []int{bodyEdgeList + 1, bodyEdgeList + 2, bodyVertexPull}, -1},
+		{"one-block-chain", all, always},
+		{"one-block-do-beamer", []int{bodyDOBeamer}, always},
+		{"one-block-default", between, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ch := chainModel(t, cands, c.seq)
-			en := &engines{t: t, opt: Options{LevelsPerGraph: 4, TWCWarp: 4}}
+			en := &engines{t: t, opt: Options{LevelsPerGraph: 4, TWCWarp: 4, OneBlockArcs: c.solo}}
 			defer func() { en.e.Close() }()
-			onDevice := 0
+			onDevice, solo := 0, 0
 			traversaltest.TestBFS(t, func(g *graph.Graph, root int32) ([]int32, []int32, error) {
 				e, err := en.get(g)
 				if err != nil {
@@ -654,14 +662,108 @@ func TestAdaptiveOnDevice(t *testing.T) {
 					if tr.Features[l] != want[l] {
 						return nil, nil, fmt.Errorf("level %d: features from the device's counters %v, from the depths %v", l, tr.Features[l], want[l])
 					}
-					if s := cands[c.seq[min(l, len(c.seq)-1)]]; tr.Ran[l] != s {
+					s := cands[c.seq[min(l, len(c.seq)-1)]]
+					if tr.Chosen[l] != s {
+						return nil, nil, fmt.Errorf("level %d: the tree chose %s, the chain says %s", l, tr.Chosen[l], s)
+					}
+					if tr.Ran[l] == oneBlock {
+						solo++
+						cn := tr.Counters[l]
+						queued := l == 0 || tr.Ran[l-1] == oneBlock || tr.Ran[l-1] == DOBeamer
+						if c.solo < 0 || !queued || cn.Vertices > oneBlockVertices || cn.Arcs > int64(en.e.opt.OneBlockArcs) {
+							return nil, nil, fmt.Errorf("level %d (%d vertices, %d arcs) ran in one block after %v", l, cn.Vertices, cn.Arcs, tr.Ran[max(l-1, 0)])
+						}
+					} else if tr.Ran[l] != s {
 						return nil, nil, fmt.Errorf("level %d ran %s, the chain says %s", l, tr.Ran[l], s)
+					}
+					if c.solo == always && tr.Ran[l] != oneBlock && (l == 0 || tr.Ran[l-1] == oneBlock) && tr.Counters[l].Vertices <= oneBlockVertices {
+						return nil, nil, fmt.Errorf("level %d (%d vertices) after a queue did not run in one block", l, tr.Counters[l].Vertices)
 					}
 				}
 				return r.Parent, r.Depth, nil
 			})
 			if onDevice == 0 {
 				t.Error("no search was decided on the device")
+			}
+			if c.solo == always && solo == 0 {
+				t.Error("no level ran in one block")
+			}
+		})
+	}
+}
+
+// The one block (ad_solo) over long searches: a ladder of 5000 rungs
+// (5000 levels: many of its SOLO_LEVELS episodes, and more levels than the
+// log holds) and road grids whose frontiers leave and re-enter its bounds,
+// under the default model: the depths are the reference's, the search
+// passes the Graph500 rules, and the trace says which levels the block ran.
+func TestOneBlockLongSearches(t *testing.T) {
+	d := device(t)
+	def, err := adaptive.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := NewModelChooser(def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		road  gen.Road
+		arcs  int  // Options.OneBlockArcs
+		mixed bool // levels in the block and on the grid
+	}{
+		{"ladder", gen.Road{NX: 5000, NY: 2, Seed: 1}, 0, false},
+		{"road-narrow", gen.Road{NX: 400, NY: 60, Extra: 0.25, Seed: 2}, 0, false},
+		{"road-wide", gen.Road{NX: 1200, NY: 900, Extra: 0.25, Seed: 3}, 1024, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			edges, err := c.road.Generate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := graph.Build(edges, graph.Options{Transpose: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := OpenWith(d, g, Options{OneBlockArcs: c.arcs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			center := int32((c.road.NY/2)*c.road.NX + c.road.NX/2) // the grid is row-major
+			roots := []int32{0, center}
+			if c.mixed { // frontiers beyond the block's bounds
+				roots = []int32{center, center + int32(c.road.NX/4)}
+			}
+			for _, root := range roots {
+				r, tr, err := e.BFSAdaptive(context.Background(), root, ch, AdaptiveOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := ref.BFS(g, root)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Levels != want.Levels || !slices.Equal(r.Depth, want.Depth) {
+					t.Fatalf("root %d: %d levels, the reference %d; depths equal: %v", root, r.Levels, want.Levels, slices.Equal(r.Depth, want.Depth))
+				}
+				if err := validate.BFS(g, root, r.Parent, r.Depth); err != nil {
+					t.Fatalf("root %d: %v", root, err)
+				}
+				if !tr.OnDevice || tr.Disagree != 0 {
+					t.Fatalf("root %d: on the device %v, %d levels where the walks differ", root, tr.OnDevice, tr.Disagree)
+				}
+				block := 0
+				for _, s := range tr.Ran {
+					if s == oneBlock {
+						block++
+					}
+				}
+				t.Logf("root %d: %d levels, %d in the block (trace of %d), %v", root, r.Levels, block, len(tr.Ran), r.Time)
+				if block == 0 || c.mixed == (block == len(tr.Ran)) {
+					t.Errorf("root %d: %d of %d traced levels in the block (mixed: %v)", root, block, len(tr.Ran), c.mixed)
+				}
 			}
 		})
 	}

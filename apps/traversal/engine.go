@@ -94,6 +94,13 @@ type Options struct {
 	// bottom-up level it pushes again once the frontier holds fewer than
 	// n / Beta vertices (default 18).
 	Alpha, Beta float64
+	// OneBlockArcs: a search decided on the device (BFSAdaptive) runs a
+	// queued frontier of at most 2048 vertices and OneBlockArcs out-arcs
+	// in one block, level after level, while the rest of the grid waits
+	// (default 4096; negative: never). A level of the whole grid costs
+	// about 10 us whatever its size, which is all a road graph's
+	// thousands of small levels cost.
+	OneBlockArcs int
 	// BlocksPerSM sizes the grids: at most this many blocks of 256
 	// threads per multiprocessor (default 8), grid-stride beyond.
 	BlocksPerSM int
@@ -292,6 +299,9 @@ func (o *Options) fill(g *graph.Graph) error {
 	}
 	if o.Beta == 0 {
 		o.Beta = beamerBeta
+	}
+	if o.OneBlockArcs == 0 {
+		o.OneBlockArcs = oneBlockArcs
 	}
 	switch {
 	case o.LevelsPerGraph < 1 || o.LevelsPerGraph > maxLevelsK:

@@ -22,6 +22,19 @@ import (
 // table and no user names it.
 const onDevice Strategy = 255
 
+// oneBlock is what a device-decided search's trace says of a level that
+// ad_persist's block 0 ran alone (a small queued frontier, ad_solo); it is
+// in no table either.
+const oneBlock Strategy = 254
+
+// oneBlockArcs is Options.OneBlockArcs' default; oneBlockVertices is
+// adaptive.cu's SOLO_V, the most vertices of a frontier the one block
+// holds.
+const (
+	oneBlockArcs     = 4096
+	oneBlockVertices = 2048
+)
+
 // Device bodies: adaptive.cu's B_* values.
 const (
 	bodyEdgeList    = 0
@@ -31,6 +44,7 @@ const (
 	bodyVW          = 12
 	bodyDOBeamer    = 17
 	bodies          = 18
+	bodyOneBlock    = 18 // B_SOLO: a level of ad_solo, in the log only
 )
 
 // Sizes of the uploaded tree (adaptive.cu's AD_MAXNODES, AdGraph, AdNode)
@@ -66,6 +80,8 @@ func strategyOfBody(b int) (Strategy, bool) {
 	switch {
 	case b == bodyDOBeamer:
 		return DOBeamer, true
+	case b == bodyOneBlock:
+		return oneBlock, true
 	case b >= 0 && b < bodyVW:
 		return EdgeListAtomic + Strategy(b), true
 	case b >= bodyVW && b < bodyDOBeamer:
@@ -191,7 +207,7 @@ func (e *Engine) adLevelLaunch(kernel string, ring uint64) (*gpu.Launch, error) 
 		gpu.Ptr(e.ioff), gpu.Ptr(e.iadj), gpu.Ptr(e.ad.isrc), gpu.Int(int(e.n)), uint64(e.m), uint64(e.inArcCount()),
 		gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.mark), gpu.Ptr(e.ctl), gpu.Int(1), ring,
 		gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.ad.big), gpu.Int(e.opt.TWCWarp), alpha, beta,
-		gpu.Ptr(d.tree), gpu.Ptr(d.log), gpu.Int(adLogLevels))
+		gpu.Ptr(d.tree), gpu.Ptr(d.log), gpu.Int(adLogLevels), gpu.Int(max(e.opt.OneBlockArcs, 0)))
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +263,7 @@ func (e *Engine) deviceBegin(root int32) error {
 	tk := adaptive.NewTracker(e.stats())
 	f := tk.Next(adaptive.RootCounters(e.g, root))
 	body, _ := deviceBody(d.model.Choose(&f))
-	l, err := e.ad.mod.Launch("ad_begin", 1, 1, 0, gpu.Ptr(e.ctl), gpu.Int(body))
+	l, err := e.ad.mod.Launch("ad_begin", 1, 1, 0, gpu.Ptr(e.ctl), gpu.Int(body), gpu.Ptr(d.log))
 	if err != nil {
 		return err
 	}
@@ -309,19 +325,19 @@ func (e *Engine) deviceTrace(root int32, levels int) (*AdaptiveTrace, error) {
 		start := time.Now()
 		host := d.model.Choose(&f)
 		tr.Predict += time.Since(start)
-		ran := host
-		if l > 0 {
-			s, ok := strategyOfBody(int(words[4*l+3]))
-			if !ok {
-				return nil, fmt.Errorf("traversal: the device's log names body %d at level %d", words[4*l+3], l)
-			}
-			ran = s
+		ran, ok := strategyOfBody(int(words[4*l+3]))
+		if !ok {
+			return nil, fmt.Errorf("traversal: the device's log names body %d at level %d", words[4*l+3], l)
+		}
+		chosen := ran
+		if ran == oneBlock { // the tree was not asked
+			chosen = host
 		}
 		tr.Counters = append(tr.Counters, c)
 		tr.Features = append(tr.Features, f)
-		tr.Chosen = append(tr.Chosen, ran)
+		tr.Chosen = append(tr.Chosen, chosen)
 		tr.Ran = append(tr.Ran, ran)
-		if ran != host {
+		if chosen != host {
 			tr.Disagree++
 		}
 	}

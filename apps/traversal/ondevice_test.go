@@ -83,10 +83,17 @@ func TestDeviceBodies(t *testing.T) {
 	if len(seen) != bodies {
 		t.Errorf("%d bodies mapped, want %d", len(seen), bodies)
 	}
-	for _, b := range []int{-1, bodies, 99} {
+	for _, b := range []int{-1, bodies + 1, 99} {
 		if _, ok := strategyOfBody(b); ok {
 			t.Errorf("body %d maps to a strategy", b)
 		}
+	}
+	// the one block's levels are in the log only: no strategy runs them
+	if s, ok := strategyOfBody(bodyOneBlock); !ok || s != oneBlock {
+		t.Errorf("body %d maps to %v, %v, want the one block", bodyOneBlock, s, ok)
+	}
+	if _, ok := deviceBody(oneBlock); ok {
+		t.Error("the one block has a body of its own")
 	}
 }
 

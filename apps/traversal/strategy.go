@@ -164,8 +164,11 @@ var strategyTable = map[Strategy]strategyInfo{
 }
 
 func (s Strategy) String() string {
-	if s == onDevice {
+	switch s {
+	case onDevice:
 		return "adaptive (decided on the device)"
+	case oneBlock:
+		return "one-block push"
 	}
 	return strategyNames.String(s)
 }

@@ -44,6 +44,7 @@ type traverseFlags struct {
 	seed          int64
 	delta         float64
 	alpha, beta   float64
+	oneBlock      int
 	format        outputFormat
 	out           string
 	levels        string
@@ -103,6 +104,7 @@ func traverseCommand(p problem, env environment) *cobra.Command {
 	} else {
 		fl.Float64Var(&f.alpha, "alpha", 15, "direction-optimizing (and --gpu's do-beamer): go bottom-up when the frontier's arcs exceed the unvisited vertices' arcs / alpha (Beamer: 15)")
 		fl.Float64Var(&f.beta, "beta", 18, "direction-optimizing (and --gpu's do-beamer): go back top-down when the frontier falls below vertices / beta (Beamer: 18)")
+		fl.IntVar(&f.oneBlock, "one-block", 4096, "--gpu --strategy adaptive (decided on the device): a queued frontier of at most 2048 vertices and this many out-arcs runs in one block, level after level, while the rest of the GPU waits (a level of the whole GPU costs about 10 us however small); 0: never")
 	}
 	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
 	f.cache.register(c, env)
@@ -252,7 +254,8 @@ func (f *traverseFlags) parse(c *cobra.Command, p problem, arg string) (*travers
 	} else {
 		checks = append(checks,
 			floatIn("alpha", f.alpha, 0, math.Inf(1), true, "direction-optimizing's top-down to bottom-up threshold"),
-			floatIn("beta", f.beta, 0, math.Inf(1), true, "direction-optimizing's bottom-up to top-down threshold"))
+			floatIn("beta", f.beta, 0, math.Inf(1), true, "direction-optimizing's bottom-up to top-down threshold"),
+			intIn("one-block", f.oneBlock, 0, 1<<30, "out-arcs of a frontier one block runs; 0: never"))
 	}
 	if err := firstErr(checks...); err != nil {
 		return nil, err
@@ -470,7 +473,7 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 	}
 	var t traverser
 	if f.useGPU {
-		if t, err = openGPU(ctx, g, p, f.device, engine.Options{Delta: float32(f.delta), Alpha: f.alpha, Beta: f.beta, ScheduleCache: f.cache.open(c.ErrOrStderr())}); err != nil {
+		if t, err = openGPU(ctx, g, p, f.device, engine.Options{Delta: float32(f.delta), Alpha: f.alpha, Beta: f.beta, OneBlockArcs: oneBlockOption(f.oneBlock), ScheduleCache: f.cache.open(c.ErrOrStderr())}); err != nil {
 			return err
 		}
 		if st.chooser != nil {
@@ -920,4 +923,13 @@ func inInputIDs(g *graph.Graph, a []int32, ids bool) []int32 {
 		out[i] = x
 	}
 	return out
+}
+
+// oneBlockOption is --one-block as the engine's option: 0 (never) is its
+// negative, its 0 the default.
+func oneBlockOption(arcs int) int {
+	if arcs == 0 {
+		return -1
+	}
+	return arcs
 }

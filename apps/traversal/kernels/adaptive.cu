@@ -705,6 +705,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 8) do_finish(const long lo
 #define B_VPULL 9
 #define B_VW 12 // 12 to 16: 2 to 32 lanes
 #define B_DO 17
+#define B_SOLO 18 // ad_persist's one block for a small queued frontier (ad_solo)
+
+// A queued frontier of at most SOLO_V vertices and soloArcs out-arcs is
+// ad_persist's one block's (ad_solo): see there.
+#define SOLO_V 2048
+__device__ __forceinline__ bool solo_ok(int soloArcs, bool queued, int nin, u64 mf) {
+    return soloArcs > 0 && queued && nin > 0 && nin <= SOLO_V && mf <= (u64)soloArcs;
+}
 
 // The tree as the host uploads it (adaptive.Tree with each leaf's
 // candidate mapped to its body), after an AdGraph header.
@@ -757,6 +765,28 @@ __device__ int ad_choose(const AdGraph& g, const AdNode* tree, int level, double
     return tree[i].body;
 }
 
+// ad_open writes the control words of level `level` (nin vertices, mf
+// out-arcs; darcs and disc discovered so far, its own included) after the
+// level before ran in direction bu and wrote a queue or not (queued):
+// ad_close's and ad_solo's, the words written without waiting for any.
+__device__ __forceinline__ void ad_open(int* ctl, int level, int nin, u64 mf, u64 darcs, u64 disc, int bu,
+                                        bool queued) {
+    volatile int* c = ctl;
+    c[C_IN] = nin;
+    c[C_OUT] = 0;
+    c[C_LEVEL] = level;
+    c[C_BU] = bu;
+    c[C_BIG] = 0;
+    c[C_PHASE] = 0;
+    c[C_QOK] = queued;
+    c[C_MAXD] = 0;
+    c[C_RLEVEL] = level;
+    *(volatile u64*)&ctl[C_MF] = 0;
+    *(volatile u64*)&ctl[C_CURMF] = mf;
+    *(volatile u64*)&ctl[C_DARCS] = darcs;
+    *(volatile u64*)&ctl[C_DISC] = disc;
+}
+
 // ad_close is finish_level for ad_level, run by the closer: the level
 // closed as advance and close_counters do, but read from s, a snapshot of
 // the control block that the closing block loaded at once (every block's
@@ -768,7 +798,7 @@ __device__ int ad_choose(const AdGraph& g, const AdNode* tree, int level, double
 // frontier's counters and the body that runs it); with a ring (the
 // sweep's) the counters are posted there too.
 __device__ void ad_close(int* ctl, const int* s, const AdGraph& g, const AdNode* tree, int bu, bool queued, u64* ring,
-                         u64* log, int logCap) {
+                         u64* log, int logCap, int soloArcs) {
     volatile int* c = ctl;
     const u64* s64 = (const u64*)s;
     int prev = s[C_IN];
@@ -778,20 +808,8 @@ __device__ void ad_close(int* ctl, const int* s, const AdGraph& g, const AdNode*
     unsigned mx = (unsigned)s[C_MAXD];
     u64 mf = s64[C_MF / 2];
     u64 darcs = s64[C_DARCS / 2] + mf, disc = s64[C_DISC / 2] + (u64)out;
-    c[C_IN] = out;
-    c[C_OUT] = 0;
-    c[C_LEVEL] = level;
-    c[C_BU] = bu;
+    ad_open(ctl, level, out, mf, darcs, disc, bu, queued);
     if (bu) c[C_NPULL] = s[C_NPULL] + 1;
-    c[C_BIG] = 0;
-    c[C_PHASE] = 0;
-    c[C_QOK] = queued;
-    c[C_MAXD] = 0;
-    c[C_RLEVEL] = level;
-    *(volatile u64*)&ctl[C_MF] = 0;
-    *(volatile u64*)&ctl[C_CURMF] = mf;
-    *(volatile u64*)&ctl[C_DARCS] = darcs;
-    *(volatile u64*)&ctl[C_DISC] = disc;
     if (ring) {
         volatile u64* r = ring + (long long)(level & (RING_SLOTS - 1)) * RING_WORDS;
         r[1] = (u64)(unsigned)out;
@@ -801,7 +819,10 @@ __device__ void ad_close(int* ctl, const int* s, const AdGraph& g, const AdNode*
         r[0] = ((u64)(unsigned)s[C_EPOCH] << 32) | (u64)(unsigned)level;
     }
     if (out > 0) {
-        int body = ad_choose(g, tree, level, out, (double)mf, mx, (double)disc, (double)darcs, prev);
+        // a level the one block takes (ad_solo) needs no walk of the tree
+        int body = solo_ok(soloArcs, queued, out, mf) ? B_SOLO
+                                                      : ad_choose(g, tree, level, out, (double)mf, mx, (double)disc,
+                                                                  (double)darcs, prev);
         c[C_CHOICE] = body;
         if (level < logCap) {
             volatile u64* r = log + (long long)level * 4;
@@ -831,6 +852,7 @@ struct AdShared { // ad_finish's shared memory, one copy for every body
     int persist; // ad_persist: a grid barrier ends each level, not the launch
     int gen;     // ad_persist: the barrier's generation this block waits past
     int haveTree; // g and tree hold the tree (ad_persist loads it once, at its start)
+    int solo;     // ad_persist: ad_solo's arc bound (0: never)
 };
 extern __shared__ AdShared ad_shared[]; // ad_level's and ad_persist's dynamic shared memory
 // ad_load_tree loads the tree into the block's shared memory (every
@@ -840,6 +862,27 @@ __device__ __forceinline__ void ad_load_tree(const AdGraph* tg) {
     if (threadIdx.x == 0) sh.g = *tg;
     const AdNode* gtree = (const AdNode*)(tg + 1);
     for (int i = threadIdx.x; i < AD_MAXNODES; i += blockDim.x) sh.tree[i] = gtree[i];
+}
+
+// ad_wait has thread 0 of a block of ad_persist wait for the closer's
+// release (as cooperative groups' grid sync: thread 0 fences, the block's
+// barrier after it orders its threads' loads); sleeping between polls
+// while one block runs levels alone (ad_solo), whose loads the polls of
+// every other block would slow.
+__device__ __forceinline__ void ad_wait(int* ctl, bool sleep) {
+    AdShared& sh = ad_shared[0];
+    volatile int* c = ctl;
+    long long t0 = clock64();
+    while (c[C_GEN] == sh.gen) {
+        if (sleep) __nanosleep(200);
+        if (clock64() - t0 > (1LL << 33)) { // about 4 s: a grid not all resident
+            c[C_OVERFLOW] = 2;
+            c[C_IN] = 0;
+            break;
+        }
+    }
+    __threadfence();
+    sh.gen++;
 }
 
 template <int CNT>
@@ -868,7 +911,7 @@ __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool que
             __syncthreads();
             if (threadIdx.x == 0) {
                 c[C_TICKET] = 0;
-                ad_close(ctl, sh.ctl, sh.g, sh.tree, bu, queued, ring, log, logCap);
+                ad_close(ctl, sh.ctl, sh.g, sh.tree, bu, queued, ring, log, logCap, sh.solo);
             }
         }
         if (sh.persist && threadIdx.x == 0) { // release the others
@@ -876,20 +919,202 @@ __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool que
             c[C_GEN] = ++sh.gen;
         }
     } else if (sh.persist && threadIdx.x == 0) {
-        // wait for the closer (as cooperative groups' grid sync: thread 0
-        // fences, the block's barrier below orders its threads' loads)
-        long long t0 = clock64();
-        while (c[C_GEN] == sh.gen) {
-            if (clock64() - t0 > (1LL << 33)) { // about 4 s: a grid not all resident
-                c[C_OVERFLOW] = 2;
-                c[C_IN] = 0;
-                break;
-            }
-        }
-        __threadfence();
-        sh.gen++;
+        ad_wait(ctl, false);
     }
     if (sh.persist) __syncthreads();
+}
+
+// ad_solo: a small frontier's levels in one block. A level of the grid
+// costs ad_persist about 10 us whatever its size (a ticket from every
+// block, the closer's reads, the barrier; a road graph's 2000 levels of a
+// thousand vertices are all that), so while the queued frontier is at most
+// SOLO_V vertices and soloArcs out-arcs, block 0 runs its levels alone, a
+// block barrier between them, and the other blocks wait at the grid's. A
+// level: the frontier's vertices and degrees into shared memory, a scan of
+// the degrees, then the arcs dealt SOLO_U consecutive ones a thread, each
+// thread's loads of targets, of their visited words and its CASes issued
+// together (one block has few loads in flight: issued one arc at a time, a
+// level of a thousand arcs was a chain of dependent round trips per
+// thread). Each level's row of the log is written as a closer would (its
+// counters, body B_SOLO); when the frontier outgrows the bounds (or after
+// SOLO_LEVELS levels, which keeps the waiting blocks' timeout far), the
+// block closes the level as ad_close does, the tree picking the next body,
+// and releases the grid.
+#define SOLO_U 4
+#define SOLO_LEVELS 512
+struct SoloShared {
+    int u[SOLO_V];
+    long long b[SOLO_V]; // off[u]
+    int end[SOLO_V];     // the degrees, then their inclusive prefix sums (a level the block runs has < 2^30 arcs)
+    int warp[THREADS / 32];
+    u64 total;
+    unsigned maxd;
+    int out, over;
+};
+
+__device__ void ad_solo(const long long* off, const int* adj, int* depth, int* parent, unsigned* visited, int* ctl,
+                        int* q0, int* q1, u64* log, int logCap, int level, int cur) {
+    __shared__ SoloShared s;
+    AdShared& sh = ad_shared[0];
+    volatile int* c = ctl;
+    const int t = threadIdx.x, per = SOLO_V / THREADS;
+    const int cap = ctl_word(ctl, C_CAP);
+    u64 darcs = ctl_u64(ctl, C_DARCS), disc = ctl_u64(ctl, C_DISC), insp = 0; // thread 0's
+    int prev = 0;
+    for (int step = 0;; step++) {
+        const int* qin = (level & 1) ? q1 : q0;
+        int* qout = (level & 1) ? q0 : q1;
+        if (t == 0) {
+            s.total = 0;
+            s.maxd = 0;
+            s.out = 0;
+            s.over = 0;
+        }
+        __syncthreads();
+        // the frontier: its vertices, arcs' starts and degrees, four
+        // vertices' loads a thread at once (degree 0 past the frontier);
+        // of a frontier too large to hold, the counters only (the close)
+        long long dsum = 0;
+        unsigned mx = 0;
+        if (cur <= SOLO_V) {
+#pragma unroll
+            for (int h = 0; h < per; h += 4) {
+                int u[4];
+                long long b[4], e[4];
+#pragma unroll
+                for (int j = 0; j < 4; j++) u[j] = (h + j) * THREADS + t < cur ? qin[(h + j) * THREADS + t] : -1;
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    b[j] = u[j] >= 0 ? off[u[j]] : 0;
+                    e[j] = u[j] >= 0 ? off[u[j] + 1] : 0;
+                }
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    const int i = (h + j) * THREADS + t;
+                    s.u[i] = u[j];
+                    s.b[i] = b[j];
+                    s.end[i] = (int)(e[j] - b[j]);
+                    dsum += e[j] - b[j];
+                    mx = max(mx, (unsigned)(e[j] - b[j]));
+                }
+            }
+        } else {
+            for (int i = t; i < cur; i += THREADS) {
+                int u = qin[i];
+                long long d = off[u + 1] - off[u];
+                dsum += d;
+                mx = max(mx, (unsigned)d);
+            }
+        }
+        u64 ws = warp_sum((u64)dsum);
+        mx = __reduce_max_sync(0xffffffffu, mx);
+        if (lane_id() == 0) {
+            if (ws) atomicAdd(&s.total, ws);
+            if (mx) atomicMax(&s.maxd, mx);
+        }
+        __syncthreads();
+        const long long total = (long long)s.total;
+        mx = s.maxd;
+        // step 0's frontier was closed (and counted) by the closer before;
+        // after SOLO_LEVELS the grid's barrier is met once, and the next
+        // level is the block's again
+        const bool ok = solo_ok(sh.solo, true, cur, (u64)total);
+        const bool go = cur > 0 && (step == 0 || (ok && step < SOLO_LEVELS));
+        int body = B_SOLO; // thread 0's
+        if (t == 0 && cur > 0) {
+            if (step > 0) {
+                darcs += (u64)total;
+                disc += (u64)cur;
+            }
+            if (!ok) body = ad_choose(sh.g, sh.tree, level, cur, (double)total, mx, (double)disc, (double)darcs, prev);
+            if (level < logCap) {
+                volatile u64* r = log + (long long)level * 4;
+                r[0] = (u64)(unsigned)cur;
+                r[1] = (u64)total;
+                r[2] = mx;
+                r[3] = (u64)body;
+            }
+        }
+        if (!go) { // the level closed as ad_close does; the grid goes on
+            if (t == 0) {
+                c[C_CHOICE] = body;
+                ad_open(ctl, level, cur, (u64)total, darcs, disc, 0, true);
+                *(volatile u64*)&ctl[C_INSPECTED] = ctl_u64(ctl, C_INSPECTED) + insp;
+                __threadfence();
+                c[C_GEN] = ++sh.gen;
+            }
+            return;
+        }
+        { // the degrees' inclusive scan: thread t owns entries [t*per, t*per+per)
+            int sum = 0;
+#pragma unroll
+            for (int j = 0; j < per; j++) sum += s.end[t * per + j];
+            int x = sum;
+            for (int o = 1; o < 32; o <<= 1) {
+                int y = __shfl_up_sync(0xffffffffu, x, o);
+                if (lane_id() >= o) x += y;
+            }
+            if (lane_id() == 31) s.warp[t >> 5] = x;
+            __syncthreads();
+            int before = x - sum;
+            for (int w = 0; w < (t >> 5); w++) before += s.warp[w];
+#pragma unroll
+            for (int j = 0; j < per; j++) {
+                before += s.end[t * per + j];
+                s.end[t * per + j] = before;
+            }
+            __syncthreads();
+        }
+        // the level: SOLO_U consecutive arcs a thread, SOLO_U * THREADS a round
+        for (int base = 0; base < total; base += SOLO_U * THREADS) {
+            const int k0 = base + t * SOLO_U;
+            int v[SOLO_U], from[SOLO_U] = {};
+            int i = 0;
+            if (k0 < total) { // the vertex of arc k0: the first i with end[i] > k0
+                int lo = 0, hi = cur - 1;
+                while (lo < hi) {
+                    int mid = (lo + hi) >> 1;
+                    if (s.end[mid] > k0) hi = mid; else lo = mid + 1;
+                }
+                i = lo;
+            }
+#pragma unroll
+            for (int j = 0; j < SOLO_U; j++) {
+                const int k = k0 + j;
+                v[j] = -1;
+                if (k < total) {
+                    while (k >= s.end[i]) i++;
+                    from[j] = s.u[i];
+                    v[j] = adj[s.b[i] + k - (i ? s.end[i - 1] : 0)];
+                }
+            }
+            unsigned w[SOLO_U];
+#pragma unroll
+            for (int j = 0; j < SOLO_U; j++) w[j] = v[j] >= 0 ? visited[v[j] >> 5] : ~0u;
+            int old[SOLO_U];
+#pragma unroll
+            for (int j = 0; j < SOLO_U; j++) {
+                old[j] = 0;
+                if (v[j] >= 0 && !(w[j] & (1u << (v[j] & 31)))) old[j] = atomicCAS(&depth[v[j]], -1, level + 1);
+            }
+#pragma unroll
+            for (int j = 0; j < SOLO_U; j++) {
+                if (old[j] != -1) continue;
+                atomicOr(&visited[v[j] >> 5], 1u << (v[j] & 31));
+                parent[v[j]] = from[j];
+                int at = atomicAdd(&s.out, 1);
+                if (at < cap) qout[at] = v[j]; else s.over = 1;
+            }
+        }
+        __syncthreads(); // the queue and its count, the block's stores seen by the block
+        const int next = s.out, over = s.over;
+        __syncthreads(); // read by all before thread 0 clears them
+        if (t == 0) insp += (u64)total;
+        if (over && t == 0) c[C_OVERFLOW] = 1; // stop: the host reports it
+        prev = cur;
+        cur = over ? 0 : next;
+        level++;
+    }
 }
 
 // ad_run runs one level (or do-beamer's first pass of one) of ad_level or
@@ -900,9 +1125,11 @@ __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool que
 // level: vertices, out-arcs and largest degree of its frontier, its body;
 // logCap levels).
 #define ADARGS                                                                                                   \
-    PARGS, int *q0, int *q1, int *big, int twarp, float alpha, float beta, const AdGraph *tg, u64 *log, int logCap
+    PARGS, int *q0, int *q1, int *big, int twarp, float alpha, float beta, const AdGraph *tg, u64 *log, int logCap, \
+        int soloArcs
+template <bool PERSIST>
 __device__ __forceinline__ bool ad_run(ADARGS) {
-    __shared__ int s_nin, s_L, s_body, s_phase, s_qok, s_bu;
+    __shared__ int s_nin, s_L, s_body, s_phase, s_qok, s_bu, s_solo;
     if (threadIdx.x == 0) {
         s_nin = ctl_word(ctl, C_LEVEL) >= ctl_word(ctl, C_STOP) ? 0 : ctl_word(ctl, C_IN);
         s_L = ctl_word(ctl, C_LEVEL);
@@ -926,10 +1153,20 @@ __device__ __forceinline__ bool ad_run(ADARGS) {
             blocks = min(blocks, (items + (int)blockDim.x - 1) / (int)blockDim.x);
         }
         ad_shared[0].blocks = blocks;
+        s_solo = PERSIST && !s_phase && solo_ok(ad_shared[0].solo, s_qok, s_nin, ctl_u64(ctl, C_CURMF));
     }
     __syncthreads();
     const int nin = s_nin, L = s_L;
     if (nin == 0) return false;
+    if (PERSIST && s_solo) { // block 0 alone, the others at the grid's barrier
+        if (blockIdx.x == 0) {
+            ad_solo(off, adj, depth, parent, visited, ctl, q0, q1, log, logCap, L, nin);
+        } else if (threadIdx.x == 0) {
+            ad_wait(ctl, true);
+        }
+        __syncthreads();
+        return true;
+    }
     if ((int)blockIdx.x >= ad_shared[0].blocks) return true;
     count = 1;
     int* qout = (L & 1) ? q0 : q1;
@@ -970,13 +1207,13 @@ __device__ __forceinline__ bool ad_run(ADARGS) {
     }
     return true;
 }
-#define ADPASS PASS, q0, q1, big, twarp, alpha, beta, tg, log, logCap
+#define ADPASS PASS, q0, q1, big, twarp, alpha, beta, tg, log, logCap, soloArcs
 
 // ad_level runs one launch's worth: a level, or a do-beamer level's first
 // pass (the sweep, and a search of captured launches).
 extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(ADARGS) {
-    if (threadIdx.x == 0) ad_shared[0].persist = ad_shared[0].haveTree = 0;
-    ad_run(ADPASS);
+    if (threadIdx.x == 0) ad_shared[0].persist = ad_shared[0].haveTree = ad_shared[0].solo = 0;
+    ad_run<false>(ADPASS);
 }
 
 // ad_persist runs the whole search in one launch: after each level a grid
@@ -988,19 +1225,21 @@ extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_persist(ADARGS) {
     ad_load_tree(tg); // once: whichever block closes a level has it
     if (threadIdx.x == 0) {
         ad_shared[0].persist = ad_shared[0].haveTree = 1;
+        ad_shared[0].solo = soloArcs;
         ad_shared[0].gen = ctl_word(ctl, C_GEN);
     }
     __syncthreads();
-    while (ad_run(ADPASS)) {
+    while (ad_run<true>(ADPASS)) {
     }
 }
 
 // ad_begin: ad_level's control words for a search (after init and
 // abegin): the root's level runs body `body` (the host's choice from
 // RootCounters), from the queue init wrote, with the root discovered.
-extern "C" __global__ void ad_begin(int* ctl, int body) {
+extern "C" __global__ void ad_begin(int* ctl, int body, u64* log) {
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
     ctl[C_CHOICE] = body;
+    log[3] = body; // level 0's row: its body (ad_solo's, where the one block runs it)
     ctl[C_PHASE] = 0;
     ctl[C_QOK] = 1;
     ctl[C_STOP] = 0x7fffffff;

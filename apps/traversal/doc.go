@@ -235,10 +235,11 @@
 // the log names the one-block push (the trace's Ran; Chosen keeps the
 // tree's pick). When the frontier outgrows the bounds the block closes the
 // level as a closer does, the tree picks the next body, and the grid goes
-// on. On the H100, a 1500 x 700 road grid: 14.0 ms per root against 23.9
-// with the grid alone (--one-block 0) and 15.8 for the persistent
-// strategy; a 30-vertex matrix 0.031 against 0.039 for the best fixed
-// strategy.
+// on. On the H100 (median of 4 roots): a 1500 x 700 road grid 14.0 ms
+// per root against 24.1 with the grid alone (--one-block 0) and 15.6 for
+// the persistent strategy, the best fixed one; a shuffled 900 x 300 grid
+// 4.8 against 9.7 and 8.7; a 30-vertex matrix 0.034 against 0.047 and
+// 0.041.
 //
 // ad_level, one launch a level, is the sweep's vehicle. The
 // sweep's --on-device times each such candidate as ad_level runs it (ad_set

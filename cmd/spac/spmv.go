@@ -109,8 +109,10 @@ whose first 3 timed runs take more than F times the fastest correct kernel
 of its precision so far keeps those 3 runs and a note instead of its full
 --iters.
 
---renumber ORDER renumbers each input before anything else (random: a
-mesh or graph as it may come, without its generator's locality).
+--renumber LIST renumbers each input by each order in turn before
+anything else (random: a mesh or graph as it may come, without its
+generator's locality; random,spac: such an input, then SPAC's order, so
+that the SPAC kernels too run on renumbered data).
 --reorder LIST also multiplies each input renumbered by each order
 (none, rcm, nd, spac, random: see 'spac reorder --help'; spac partitions with
 --reorder-block-size nonzeros per part) with the kernels that need no
@@ -152,7 +154,7 @@ cuSPARSE's best path, by input and precision) and DIR/results.csv; --merge adds 
 	fl.Float64Var(&f.genScale, "gen-scale", 1, "gen: inputs: factor on the number of rows of a preset (as 'spac gen --scale')")
 	fl.Float64Var(&f.timeBudget, "budget", 0, "skip the full timing of a GPU kernel whose first 3 runs take over this many times the fastest so far (0: time every kernel fully)")
 	fl.StringVar(&f.reorders, "reorder", "", "also multiply each input renumbered by these orders, comma-separated: "+strings.Join(orderNames, ", ")+" (kernels without a schedule, as input IN~ORDER)")
-	fl.StringVar(&f.renumber, "renumber", "", "renumber each input by this order before anything else, as input IN~ORDER (random: a mesh or graph without its generator's locality; "+strings.Join(orderNames, ", ")+")")
+	fl.StringVar(&f.renumber, "renumber", "", "renumber each input by these orders in turn before anything else, as input IN~ORDER~... (random: a mesh or graph without its generator's locality; "+strings.Join(orderNames, ", ")+")")
 	fl.IntVar(&f.reorderB, "reorder-block-size", 1024, "--reorder spac: nonzeros per part of the partition the order numbers part by part")
 	return c
 }
@@ -173,7 +175,7 @@ type spmvSetup struct {
 	precisions []spmv.Precision
 	sopts      schedule.Options
 	orders     []string
-	renumber   string
+	renumber   []string
 }
 
 func (f *spmvFlags) parse() (*spmvSetup, error) {
@@ -205,16 +207,8 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 	if st.orders, err = parseOrders("reorder", f.reorders); err != nil {
 		return nil, err
 	}
-	renumber, err := parseOrders("renumber", f.renumber)
-	if err != nil {
+	if st.renumber, err = parseOrders("renumber", f.renumber); err != nil {
 		return nil, err
-	}
-	switch len(renumber) {
-	case 0:
-	case 1:
-		st.renumber = renumber[0]
-	default:
-		return nil, usagef("--renumber takes one order")
 	}
 	if st.precisions, err = precision.ParseList(f.precisions); err != nil {
 		return nil, usagef("--precision: %v", err)
@@ -342,14 +336,14 @@ func spmvOne(c *cobra.Command, path string, f *spmvFlags, st *spmvSetup, prog *p
 	prog.Printf("%s: %d x %d, %d entries to multiply (read in %.1f s)", m.Name, m.NRows, m.NCols, used.NNZ(), time.Since(start).Seconds())
 	rf := reorderFlags{pf: f.pf, blockSize: f.reorderB, cache: f.cache}
 	label := inputLabel(path, m)
-	if st.renumber != "" {
-		rows, cols, err := rf.orderOf(ctx, in, st.renumber, prog, c.ErrOrStderr())
+	for _, o := range st.renumber {
+		rows, cols, err := rf.orderOf(ctx, in, o, prog, c.ErrOrStderr())
 		if err != nil {
-			return nil, fmt.Errorf("%s, --renumber %s: %w", label, st.renumber, err)
+			return nil, fmt.Errorf("%s, --renumber %s: %w", label, o, err)
 		}
 		used = permuted(used, rows, cols)
 		in = &pipeline.Input{Matrix: used, Used: used, Model: in.Model, Generated: in.Generated}
-		label += "~" + st.renumber
+		label += "~" + o
 	}
 	cache := f.cache.open(c.ErrOrStderr())
 	schedFn := func(ctx context.Context, method string, b int) (*schedule.Schedule, error) {

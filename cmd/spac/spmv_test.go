@@ -190,7 +190,7 @@ func TestSpMVCommandUsage(t *testing.T) {
 
 // TestSpMVRenumber: --renumber random measures the input under a random
 // numbering, under its own name, and the products still agree with the
-// reference of the renumbered matrix.
+// reference of the renumbered matrix; --renumber random,spac renumbers twice.
 func TestSpMVRenumber(t *testing.T) {
 	t.Setenv("SPAC_CACHE_DIR", filepath.Join(t.TempDir(), "cache"))
 	out, errOut, code, _ := executeStreams(t, "spmv", "gen:stencil2d:nx=12,ny=10,points=5", "-b", "32", "--renumber", "random", "--format", "csv", "--quiet")
@@ -209,7 +209,26 @@ func TestSpMVRenumber(t *testing.T) {
 	if len(rows) == 0 {
 		t.Error("no rows")
 	}
-	if _, errOut, code, _ := executeStreams(t, "spmv", "gen:stencil2d:nx=12,ny=10,points=5", "--renumber", "rcm,nd"); code != 2 {
-		t.Errorf("two orders to --renumber: exit %d: %s", code, errOut)
+	// orders in turn: the input as it may come, then SPAC's order, with
+	// every kernel (the schedule's CPU executor included) on the result
+	out, errOut, code, _ = executeStreams(t, "spmv", "gen:stencil2d:nx=12,ny=10,points=5", "-b", "32", "--renumber", "random,spac", "--format", "csv", "--quiet")
+	if code != 0 {
+		t.Fatalf("--renumber random,spac: exit %d: %s", code, errOut)
+	}
+	if rows, err = spmv.ReadCSV(strings.NewReader(out)); err != nil {
+		t.Fatal(err)
+	}
+	schedule := false
+	for _, r := range rows {
+		if !strings.HasSuffix(r.Input, "~random~spac") || !r.OK {
+			t.Errorf("row %s %s: ok %v", r.Input, r.Kernel, r.OK)
+		}
+		schedule = schedule || r.Kernel == "cpu-schedule"
+	}
+	if !schedule {
+		t.Error("--renumber random,spac: no row of the schedule's executor")
+	}
+	if _, errOut, code, _ := executeStreams(t, "spmv", "gen:stencil2d:nx=12,ny=10,points=5", "--renumber", "rcm,amd"); code != 2 {
+		t.Errorf("an unknown order in --renumber: exit %d: %s", code, errOut)
 	}
 }

@@ -77,9 +77,10 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-// TestTrainChoosesOnValidation: the grid's choice is the point with the
-// best validation ratio, and the report's ratios are consistent: the
-// oracle is a lower bound of the model and of the fixed candidate.
+// TestTrainChoosesOnValidation: the grid's choice is the smallest tree
+// whose validation ratio is within ValidationSlack of the best, and the
+// report's ratios are consistent: the oracle is a lower bound of the model
+// and of the fixed candidate.
 func TestTrainChoosesOnValidation(t *testing.T) {
 	d := ruleData(8, 150, 3, 21, piecewise)
 	m, rep, err := Train(d, TrainOptions{Seed: 5, Validation: []string{"g06"}, Test: []string{"g07"}})
@@ -95,8 +96,14 @@ func TestTrainChoosesOnValidation(t *testing.T) {
 			best = g
 		}
 	}
-	if rep.Params != best.Params || m.Training.MaxDepth != best.Params.MaxDepth || m.Training.MinLeaf != best.Params.MinLeaf {
-		t.Errorf("chose %+v, the grid's best is %+v", rep.Params, best)
+	want := best
+	for _, g := range rep.Grid {
+		if g.Validation <= best.Validation*(1+ValidationSlack) && smaller(g, want) {
+			want = g
+		}
+	}
+	if rep.Params != want.Params || m.Training.MaxDepth != want.Params.MaxDepth || m.Training.MinLeaf != want.Params.MinLeaf {
+		t.Errorf("chose %+v, the smallest tree within the slack of the grid's best (%+v) is %+v", rep.Params, best, want)
 	}
 	if len(rep.Sets) != 3 || len(m.Evaluation) != 3 || m.Evaluation[0].PerGraph != nil || rep.Sets[2].Set != "test" {
 		t.Fatalf("sets %+v", rep.Sets)
@@ -110,6 +117,12 @@ func TestTrainChoosesOnValidation(t *testing.T) {
 		if s.ModelOracle > 1.05 {
 			t.Errorf("%s: model/oracle %v on a rule a tree represents", s.Set, s.ModelOracle)
 		}
+	}
+	// A smaller tree within the slack wins over a better-validating larger one.
+	a := GridPoint{Params: TreeParams{6, 8}, Nodes: 65, Validation: 1.067}
+	b := GridPoint{Params: TreeParams{4, 8}, Nodes: 23, Validation: 1.068}
+	if !better(a, b) || !smaller(b, a) || b.Validation > a.Validation*(1+ValidationSlack) {
+		t.Errorf("the slack's example: better %v, smaller %v", better(a, b), smaller(b, a))
 	}
 	// Fixed bounds skip the grid.
 	_, rep, err = Train(d, TrainOptions{MaxDepth: 3, MinLeaf: 2, Validation: []string{"g06"}, Test: []string{"g07"}})

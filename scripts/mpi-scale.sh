@@ -14,7 +14,10 @@
 # Env: OUT (default /tmp/spac-scale), NP (default "1 2 4"), BLOCK (default
 # 1024), MEMCAP: a soft memory limit per process (GOMEMLIMIT, e.g. 3GiB),
 # PASSES (--passes, default the command's), NO_SINGLE=1 skips the
-# single-machine run.
+# single-machine run, SPAC: a prebuilt MPI build of spac to run for every
+# step (nothing is built then: on a machine without Go or Debian's MPI
+# packages, the binary of scripts/mpi-bundle.sh, with mpirun from the
+# PATH). Without /usr/bin/time the single-machine row has no peak memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=${1:-21}
@@ -23,10 +26,15 @@ out=${OUT:-/tmp/spac-scale}
 nps=${NP:-1 2 4}
 block=${BLOCK:-1024}
 mkdir -p "$out"
-make --no-print-directory mpi >/dev/null
-go build -o bin/spac ./cmd/spac
+if [ -n "${SPAC:-}" ]; then
+  single=$SPAC mpispac=$SPAC # the MPI build runs the single-machine command too
+else
+  make --no-print-directory mpi >/dev/null
+  go build -o bin/spac ./cmd/spac
+  single=bin/spac mpispac=bin/mpi/spac
+fi
 in="$out/rmat-$scale-$ef.mtx"
-[ -f "$in" ] || bin/spac gen "rmat:scale=$scale,ef=$ef" --seed 1 -o "$in" >&2
+[ -f "$in" ] || "$single" gen "rmat:scale=$scale,ef=$ef" --seed 1 -o "$in" >&2
 run=(mpirun --oversubscribe --bind-to none)
 [ "$(id -u)" = 0 ] && run+=(--allow-run-as-root)
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
@@ -34,20 +42,26 @@ env=()
 [ -n "${MEMCAP:-}" ] && env+=(-x "GOMEMLIMIT=$MEMCAP")
 extra=()
 [ -n "${PASSES:-}" ] && extra+=(--passes "$PASSES")
-echo "input: $(bin/spac stats "$in" --quiet 2>/dev/null | head -2 | tr '\n' ' ')" >&2
+echo "input: $("$single" stats "$in" --quiet 2>/dev/null | head -2 | tr '\n' ' ')" >&2
 echo "| processes | partition s | read s | wall s | copies | RF | peak MiB per process (each) |"
 echo "|---|---|---|---|---|---|---|"
 if [ -z "${NO_SINGLE:-}" ]; then
-  /usr/bin/time -f "%e %M" -o "$out/single.time" bin/spac partition "$in" -b "$block" --quiet >"$out/single.txt"
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f "%e %M" -o "$out/single.time" "$single" partition "$in" -b "$block" --quiet >"$out/single.txt"
+  else
+    t0=$(date +%s.%N)
+    "$single" partition "$in" -b "$block" --quiet >"$out/single.txt"
+    awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f 0\n", e - s }' >"$out/single.time"
+  fi
   read -r wall kib <"$out/single.time"
   awk -v wall="$wall" -v kib="$kib" '
     /^vertex copies/ { c = $3 } /^replication/ { rf = $2 }
     /^partition time/ { t = $3; r = $10 }
-    END { printf "| 1 (single machine) | %s | %s | %s | %s | %s | %.0f |\n", t, r, wall, c, rf, kib / 1024 }' "$out/single.txt"
+    END { printf "| 1 (single machine) | %s | %s | %s | %s | %s | %s |\n", t, r, wall, c, rf, (kib > 0 ? sprintf("%.0f", kib / 1024) : "-") }' "$out/single.txt"
 fi
 for p in $nps; do
   start=$(date +%s.%N)
-  "${run[@]}" "${env[@]}" -np "$p" bin/mpi/spac partition "$in" --mpi -b "$block" "${extra[@]}" --quiet >"$out/mpi-$p.txt"
+  "${run[@]}" "${env[@]}" -np "$p" "$mpispac" partition "$in" --mpi -b "$block" "${extra[@]}" --quiet >"$out/mpi-$p.txt"
   wall=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
   awk -v p="$p" -v wall="$wall" '
     /^vertex copies/ { c = $3 } /^replication/ { rf = $2 }

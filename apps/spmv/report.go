@@ -215,6 +215,23 @@ microseconds, launch latency, whatever the kernel.
 	if meta.Plot != "" {
 		fmt.Fprintf(w, "\n![speedup of the best SPAC kernel over cuSPARSE's best path](%s.svg)\n\n(also as [%[1]s.png](%[1]s.png))\n", meta.Plot)
 	}
+	if rs := Renumberings(sums); len(rs) > 0 {
+		fmt.Fprint(w, `
+## Renumberings
+
+cuSPARSE's best path on each input renumbered (`+"`--reorder`"+`: IN~ORDER) against the same path search on the
+input as given: the locality a renumbering gives any library's CSR kernel. "vs as given" is the input's own
+cuSPARSE time over the renumbered one's (above 1: the order helps); "SPAC as given" is the best SPAC kernel on the
+input as given over cuSPARSE on the renumbered input (above 1: SPAC's kernel still wins).
+
+| input | prec | order | best cuSPARSE path | time | vs as given | best SPAC kernel as given | time | SPAC as given vs this |
+|---|---|---|---|---:|---:|---|---:|---:|
+`)
+		for _, r := range rs {
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Input, r.Precision, r.Order, label(r.Ordered.BestCuSPARSE),
+				timeCol(r.Ordered.BestCuSPARSE), speedCol(r.Gain), label(r.Given.BestSPAC), timeCol(r.Given.BestSPAC), speedCol(r.SPACvs))
+		}
+	}
 	fmt.Fprint(w, "\n## Every measurement\n\n")
 	fmt.Fprintln(w, "| input | prec | kernel | schedule | B | time | GB/s | of copy | vs cuSPARSE | B/nnz | predicted MB | max rel err | check |")
 	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
@@ -237,6 +254,47 @@ microseconds, launch latency, whatever the kernel.
 		fmt.Fprintf(w, "\n%s\n", meta.Extra)
 	}
 	return nil
+}
+
+// Renumbering is an input renumbered by --reorder (IN~ORDER) beside the
+// input as given, both of one precision.
+type Renumbering struct {
+	Input, Precision, Order string
+	Given, Ordered          Summary
+	// Gain is cuSPARSE's best time on the input as given over its best on
+	// the renumbered one; SPACvs the best SPAC kernel's on the input as
+	// given over cuSPARSE's best on the renumbered one (0 where a side did
+	// not run).
+	Gain, SPACvs float64
+}
+
+// Renumberings pairs every summary of an input IN~ORDER with the summary
+// of IN of the same precision, in the order the renumbered ones come.
+func Renumberings(sums []Summary) []Renumbering {
+	given := map[string]Summary{}
+	for _, s := range sums {
+		given[s.Input+"\x00"+s.Precision] = s
+	}
+	var out []Renumbering
+	for _, s := range sums {
+		i := strings.LastIndex(s.Input, "~")
+		if i < 0 {
+			continue
+		}
+		g, ok := given[s.Input[:i]+"\x00"+s.Precision]
+		if !ok {
+			continue
+		}
+		r := Renumbering{Input: g.Input, Precision: s.Precision, Order: s.Input[i+1:], Given: g, Ordered: s}
+		if g.BestCuSPARSE.Ran() && s.BestCuSPARSE.Ran() {
+			r.Gain = g.BestCuSPARSE.Micros / s.BestCuSPARSE.Micros
+		}
+		if g.BestSPAC.Ran() && s.BestCuSPARSE.Ran() {
+			r.SPACvs = s.BestCuSPARSE.Micros / g.BestSPAC.Micros
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func yesNo(b bool) string {

@@ -315,3 +315,46 @@ func TestScheduleWithoutScheduleKernels(t *testing.T) {
 		t.Error("Upload(nil): no error")
 	}
 }
+
+// TestRenumberings: each input IN~ORDER of a precision is paired with IN of
+// the same precision (an input renumbered before anything else, IN~random,
+// is an input as given of its own), and the report has their table.
+func TestRenumberings(t *testing.T) {
+	mk := func(input, prec, kernel string, us float64) Row {
+		return Row{Input: input, NRows: 10, NCols: 10, NNZ: 40, Precision: prec, Kernel: kernel, Schedule: "-",
+			Device: "gpu", Micros: us, MinMicros: us, MaxMicros: us, Reps: 5, MinBytes: 1000, OK: true}
+	}
+	rows := []Row{
+		mk("m~random", "fp64", "cusparse-csr", 10),
+		mk("m~random", "fp64", "cusparse-coo", 11),
+		mk("m~random", "fp64", "spac-seg8", 8),
+		mk("m~random", "fp32", "cusparse-csr", 6),
+		mk("m~random~spac", "fp64", "cusparse-csr", 4),
+		mk("m~random~spac", "fp64", "cusparse-coo", 5),
+		mk("m~random~rcm", "fp64", "cusparse-csr", 20),
+		mk("other~nd", "fp64", "cusparse-csr", 3), // no "other" of its own: no pair
+	}
+	rs := Renumberings(Summarize(rows))
+	if len(rs) != 2 {
+		t.Fatalf("%d renumberings, want 2: %+v", len(rs), rs)
+	}
+	for i, want := range []struct {
+		order        string
+		gain, spacvs float64
+	}{{"spac", 10.0 / 4, 4.0 / 8}, {"rcm", 10.0 / 20, 20.0 / 8}} {
+		r := rs[i]
+		if r.Input != "m~random" || r.Precision != "fp64" || r.Order != want.order || math.Abs(r.Gain-want.gain) > 1e-12 ||
+			math.Abs(r.SPACvs-want.spacvs) > 1e-12 {
+			t.Errorf("renumbering %d: %+v, want %s gain %g and SPAC %g", i, r, want.order, want.gain, want.spacvs)
+		}
+	}
+	var md bytes.Buffer
+	if err := WriteReport(&md, rows, ReportMeta{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Renumberings", "| m~random | fp64 | spac | cusparse-csr | 4.0 us | 2.50x | spac-seg8 | 8.0 us | 0.50x |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("the report lacks %q:\n%s", want, md.String())
+		}
+	}
+}

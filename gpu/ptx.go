@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 )
@@ -136,4 +137,44 @@ func ReadKernelSource(t interface {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// KernelDefine is the integer value of `#define name N` in a kernel source
+// (ReadKernelSource), for a test that the Go side's constants are the
+// kernels'; the test fails where src defines no such integer.
+func KernelDefine(t interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}, src []byte, name string) int64 {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^#define ` + regexp.QuoteMeta(name) + `\s+(-?\d+)`).FindSubmatch(src)
+	if m == nil {
+		t.Fatalf("the kernel source defines no integer %s", name)
+	}
+	v, err := strconv.ParseInt(string(m[1]), 10, 64)
+	if err != nil {
+		t.Fatalf("#define %s: %v", name, err)
+	}
+	return v
+}
+
+// CheckNoCUDA is the test that a build without CUDA support says how to get
+// one: Open and then load, a package's loading of its kernels into the
+// device, answer ErrNoCUDA. A CUDA build skips it.
+func CheckNoCUDA(t interface {
+	Helper()
+	Skip(args ...any)
+	Fatalf(format string, args ...any)
+}, load func(*Device) error) {
+	t.Helper()
+	if Built {
+		t.Skip("this build has CUDA support")
+	}
+	d, err := Open(0)
+	if !errors.Is(err, ErrNoCUDA) {
+		t.Fatalf("gpu.Open: %v, want ErrNoCUDA", err)
+	}
+	if err := load(d); !errors.Is(err, ErrNoCUDA) {
+		t.Fatalf("loading the kernels: %v, want ErrNoCUDA", err)
+	}
 }

@@ -1,9 +1,6 @@
 package btree
 
 import (
-	"errors"
-	"regexp"
-	"strconv"
 	"testing"
 
 	"github.com/spac-gpu/spac/gpu"
@@ -19,26 +16,16 @@ func TestPTXMatchesSource(t *testing.T) {
 
 // The level limit the Go side checks is the kernels'.
 func TestKernelLimits(t *testing.T) {
-	src := string(gpu.ReadKernelSource(t, "apps/btree/kernels/btree.cu"))
-	m := regexp.MustCompile(`(?m)^#define MAX_LEVELS\s+(\d+)`).FindStringSubmatch(src)
-	if m == nil {
-		t.Fatal("btree.cu defines no MAX_LEVELS")
-	}
-	if v, _ := strconv.Atoi(m[1]); v != maxLevels {
+	src := gpu.ReadKernelSource(t, "apps/btree/kernels/btree.cu")
+	if v := gpu.KernelDefine(t, src, "MAX_LEVELS"); v != maxLevels {
 		t.Errorf("MAX_LEVELS: btree.cu has %d, the Go side %d", v, maxLevels)
 	}
 }
 
 // Without a CUDA build the GPU path says how to get one.
 func TestGPUWithoutCUDA(t *testing.T) {
-	if gpu.Built {
-		t.Skip("this build has CUDA support")
-	}
-	d, err := gpu.Open(0)
-	if !errors.Is(err, gpu.ErrNoCUDA) {
-		t.Fatalf("gpu.Open: %v, want ErrNoCUDA", err)
-	}
-	if _, err := NewGPU(d); !errors.Is(err, gpu.ErrNoCUDA) {
-		t.Fatalf("NewGPU: %v, want ErrNoCUDA", err)
-	}
+	gpu.CheckNoCUDA(t, func(d *gpu.Device) error {
+		_, err := NewGPU(d)
+		return err
+	})
 }

@@ -1,9 +1,6 @@
 package cfd
 
 import (
-	"errors"
-	"regexp"
-	"strconv"
 	"testing"
 
 	"github.com/spac-gpu/spac/gpu"
@@ -19,16 +16,8 @@ func TestPTXMatchesSource(t *testing.T) {
 
 // The array layouts the Go side builds are the ones the kernels read.
 func TestKernelLayouts(t *testing.T) {
-	src := string(gpu.ReadKernelSource(t, "apps/cfd/kernels/cfd.cu"))
-	define := func(name string) int {
-		t.Helper()
-		m := regexp.MustCompile(`(?m)^#define ` + name + `\s+(-?\d+)`).FindStringSubmatch(src)
-		if m == nil {
-			t.Fatalf("cfd.cu defines no %s", name)
-		}
-		v, _ := strconv.Atoi(m[1])
-		return v
-	}
+	src := gpu.ReadKernelSource(t, "apps/cfd/kernels/cfd.cu")
+	define := func(name string) int { return int(gpu.KernelDefine(t, src, name)) }
 	for _, c := range []struct {
 		name      string
 		cu, goVal int
@@ -50,14 +39,8 @@ func TestKernelLayouts(t *testing.T) {
 
 // Without a CUDA build the GPU path says how to get one.
 func TestGPUWithoutCUDA(t *testing.T) {
-	if gpu.Built {
-		t.Skip("this build has CUDA support")
-	}
-	d, err := gpu.Open(0)
-	if !errors.Is(err, gpu.ErrNoCUDA) {
-		t.Fatalf("gpu.Open: %v, want ErrNoCUDA", err)
-	}
-	if _, err := NewGPU(d); !errors.Is(err, gpu.ErrNoCUDA) {
-		t.Fatalf("NewGPU: %v, want ErrNoCUDA", err)
-	}
+	gpu.CheckNoCUDA(t, func(d *gpu.Device) error {
+		_, err := NewGPU(d)
+		return err
+	})
 }

@@ -1,7 +1,6 @@
 package gaussian
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/spac-gpu/spac/gpu"
@@ -17,14 +16,8 @@ func TestPTXMatchesSource(t *testing.T) {
 
 // Without a CUDA build the GPU path says how to get one.
 func TestGPUWithoutCUDA(t *testing.T) {
-	if gpu.Built {
-		t.Skip("this build has CUDA support")
-	}
-	d, err := gpu.Open(0)
-	if !errors.Is(err, gpu.ErrNoCUDA) {
-		t.Fatalf("gpu.Open: %v, want ErrNoCUDA", err)
-	}
-	if _, err := NewGPU(d); !errors.Is(err, gpu.ErrNoCUDA) {
-		t.Fatalf("NewGPU: %v, want ErrNoCUDA", err)
-	}
+	gpu.CheckNoCUDA(t, func(d *gpu.Device) error {
+		_, err := NewGPU(d)
+		return err
+	})
 }

@@ -1,9 +1,6 @@
 package particlefilter
 
 import (
-	"errors"
-	"regexp"
-	"strconv"
 	"testing"
 
 	"github.com/spac-gpu/spac/gpu"
@@ -20,16 +17,8 @@ func TestPTXMatchesSource(t *testing.T) {
 // The kernels' constants are the CPU's: the generator and the likelihood
 // ratio.
 func TestKernelConstants(t *testing.T) {
-	src := string(gpu.ReadKernelSource(t, "apps/particlefilter/kernels/particlefilter.cu"))
-	define := func(name string) int64 {
-		t.Helper()
-		m := regexp.MustCompile(`(?m)^#define ` + name + `\s+(-?\d+)`).FindStringSubmatch(src)
-		if m == nil {
-			t.Fatalf("particlefilter.cu defines no %s", name)
-		}
-		v, _ := strconv.ParseInt(m[1], 10, 64)
-		return v
-	}
+	src := gpu.ReadKernelSource(t, "apps/particlefilter/kernels/particlefilter.cu")
+	define := func(name string) int64 { return gpu.KernelDefine(t, src, name) }
 	for _, c := range []struct {
 		name      string
 		cu, goVal int64
@@ -60,14 +49,8 @@ func TestPow2(t *testing.T) {
 
 // Without a CUDA build the GPU path says how to get one.
 func TestGPUWithoutCUDA(t *testing.T) {
-	if gpu.Built {
-		t.Skip("this build has CUDA support")
-	}
-	d, err := gpu.Open(0)
-	if !errors.Is(err, gpu.ErrNoCUDA) {
-		t.Fatalf("gpu.Open: %v, want ErrNoCUDA", err)
-	}
-	if _, err := NewGPU(d); !errors.Is(err, gpu.ErrNoCUDA) {
-		t.Fatalf("NewGPU: %v, want ErrNoCUDA", err)
-	}
+	gpu.CheckNoCUDA(t, func(d *gpu.Device) error {
+		_, err := NewGPU(d)
+		return err
+	})
 }

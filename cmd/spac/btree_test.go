@@ -19,12 +19,7 @@ func TestBTreeExitCodes(t *testing.T) {
 	bad := writeFile(t, "bad.txt", "3\n1\n2\n")
 	cmds := writeFile(t, "cmd.txt", "k 20\nj 5 2\n")
 	badCmds := writeFile(t, "badcmd.txt", "f 3\n")
-	for _, tc := range []struct {
-		name string
-		args []string
-		want int
-		msg  string
-	}{
+	checkExits(t, []exitCase{
 		{"ok", []string{"btree", "keys:n=3000", "--queries", "k 200; j 100 30", "--quiet"}, 0, "findrange"},
 		{"file", []string{"btree", keys, "--command", cmds, "--quiet"}, 0, "ok"},
 		{"gpu", []string{"btree", "keys:n=3000", "--queries", "k 50", "--gpu", "--quiet"}, gpuExit, gpuMsg},
@@ -42,18 +37,7 @@ func TestBTreeExitCodes(t *testing.T) {
 		{"missing file", []string{"btree", filepath.Join(t.TempDir(), "none.txt")}, 1, "no such file"},
 		{"gen without output", []string{"btree", "gen", "mil"}, 2, "-o"},
 		{"gen of a file", []string{"btree", "gen", "x.txt", "-o", "-"}, 2, "neither a preset"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			out, code, err := execute(t, tc.args...)
-			text := out
-			if err != nil {
-				text += err.Error()
-			}
-			if code != tc.want || !strings.Contains(text, tc.msg) {
-				t.Errorf("exit %d, want %d; output and error %q, want %q in it", code, tc.want, text, tc.msg)
-			}
-		})
-	}
+	})
 }
 
 // gen writes Rodinia's files, which btree reads back to the same runs as

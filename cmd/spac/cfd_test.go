@@ -21,12 +21,7 @@ func TestCFDExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	bad := writeFile(t, "bad.domn", "2\n1 0 1 0 0\n")
 	oneSided := writeFile(t, "one.domn", "2\n1 2 1 0 0 -1 0 0 0 -1 0 0 0 -1 0 0 0\n1 -1 0 0 0 -1 0 0 0 -1 0 0 0 -1 0 0 0\n")
-	for _, tc := range []struct {
-		name string
-		args []string
-		want int
-		msg  string
-	}{
+	checkExits(t, []exitCase{
 		{"ok", []string{"cfd", "mesh:n=400", "-n", "3", "--quiet"}, 0, "cpu spac"},
 		{"gpu", []string{"cfd", "mesh:n=400", "-n", "2", "--gpu", "--quiet"}, gpuExit, gpuMsg},
 		{"gpu block size", []string{"cfd", "mesh:n=400", "--gpu", "-b", "100"}, 2, "multiple of 32"},
@@ -44,18 +39,7 @@ func TestCFDExitCodes(t *testing.T) {
 		{"not conforming, original only", []string{"cfd", oneSided, "--schedule", "original", "-n", "1", "--quiet"}, 0, "cpu original"},
 		{"gen without output", []string{"cfd", "gen", "fvcorr-097k"}, 2, "-o"},
 		{"gen of a file", []string{"cfd", "gen", "x.domn", "-o", "-"}, 2, "neither a preset"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			out, code, err := execute(t, tc.args...)
-			text := out
-			if err != nil {
-				text += err.Error()
-			}
-			if code != tc.want || !strings.Contains(text, tc.msg) {
-				t.Errorf("exit %d, want %d; output and error %q, want %q in it", code, tc.want, text, tc.msg)
-			}
-		})
-	}
+	})
 }
 
 // gen writes a mesh that cfd reads back as the same mesh and runs the same.

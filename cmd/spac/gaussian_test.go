@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/spac-gpu/spac/apps/gaussian"
@@ -16,12 +15,7 @@ func TestGaussianExitCodes(t *testing.T) {
 		gpuExit, gpuMsg = 0, "gpu"
 	}
 	bad := writeFile(t, "bad.txt", "2\n1 2\n3\n")
-	for _, tc := range []struct {
-		name string
-		args []string
-		want int
-		msg  string
-	}{
+	checkExits(t, []exitCase{
 		{"ok", []string{"gaussian", "matrix:n=40", "--quiet"}, 0, "elimination"},
 		{"gpu", []string{"gaussian", "matrix:n=40", "--gpu", "--quiet"}, gpuExit, gpuMsg},
 		{"block size", []string{"gaussian", "matrix:n=40", "-b", "48"}, 2, "multiple of 32"},
@@ -33,18 +27,7 @@ func TestGaussianExitCodes(t *testing.T) {
 		{"missing file", []string{"gaussian", filepath.Join(t.TempDir(), "none.txt")}, 1, "no such file"},
 		{"gen without output", []string{"gaussian", "gen", "matrix:n=4"}, 2, "-o"},
 		{"gen of a file", []string{"gaussian", "gen", "x.txt", "-o", "-"}, 2, "matrix: spec"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			out, code, err := execute(t, tc.args...)
-			text := out
-			if err != nil {
-				text += err.Error()
-			}
-			if code != tc.want || !strings.Contains(text, tc.msg) {
-				t.Errorf("exit %d, want %d; output and error %q, want %q in it", code, tc.want, text, tc.msg)
-			}
-		})
-	}
+	})
 }
 
 // gen writes Rodinia's format, which gaussian reads back to the same

@@ -35,6 +35,32 @@ func execute(t *testing.T, args ...string) (string, int, error) {
 	return out + errOut, code, err
 }
 
+// exitCase is a command line, the exit status it must end with and a text
+// its output or error must hold.
+type exitCase struct {
+	name string
+	args []string
+	want int
+	msg  string
+}
+
+// checkExits runs each case as a subtest.
+func checkExits(t *testing.T, cases []exitCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, code, err := execute(t, tc.args...)
+			text := out
+			if err != nil {
+				text += err.Error()
+			}
+			if code != tc.want || !strings.Contains(text, tc.msg) {
+				t.Errorf("exit %d, want %d; output and error %q, want %q in it", code, tc.want, text, tc.msg)
+			}
+		})
+	}
+}
+
 // a 6x6 matrix in Matrix Market form with two dense diagonal blocks.
 const small = `%%MatrixMarket matrix coordinate real general
 6 6 12

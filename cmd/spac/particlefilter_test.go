@@ -17,12 +17,7 @@ func TestParticleFilterExitCodes(t *testing.T) {
 		gpuExit, gpuMsg = 0, "gpu"
 	}
 	small := []string{"particlefilter", "pf:x=48,y=48,z=3,np=60", "--quiet"}
-	for _, tc := range []struct {
-		name string
-		args []string
-		want int
-		msg  string
-	}{
+	checkExits(t, []exitCase{
 		{"ok", append(small, "-b", "32,64"), 0, "spac  "},
 		{"flags override", append(small, "-z", "4", "--np", "30", "--variant", "rcm"), 0, "30 particles"},
 		{"gpu", append(small, "--gpu", "-b", "32", "--variant", "original"), gpuExit, gpuMsg},
@@ -36,18 +31,7 @@ func TestParticleFilterExitCodes(t *testing.T) {
 		{"bad size flag", append(small, "-z", "1"), 2, "at least 2"},
 		{"lock without gpu", append(small, "--gpu-lock", "x"), 2, "--gpu"},
 		{"two inputs", []string{"particlefilter", "rodinia", "h100"}, 2, "takes one input"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			out, code, err := execute(t, tc.args...)
-			text := out
-			if err != nil {
-				text += err.Error()
-			}
-			if code != tc.want || !strings.Contains(text, tc.msg) {
-				t.Errorf("exit %d, want %d; output and error %q, want %q in it", code, tc.want, text, tc.msg)
-			}
-		})
-	}
+	})
 }
 
 // The JSON has the reference and every variant and method at every block

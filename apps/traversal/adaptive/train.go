@@ -105,7 +105,6 @@ func Train(d *Dataset, opt TrainOptions) (*Model, *TrainReport, error) {
 		return nil, nil, fmt.Errorf("adaptive: the training graphs (%s) have no timed level", strings.Join(rep.Train, ", "))
 	}
 	rep.Samples = len(p.x)
-	var bestRoot *bnode
 	best := GridPoint{Validation: -1}
 	roots := map[int]*bnode{} // by leaf bound
 	for _, leaf := range leaves {
@@ -120,7 +119,7 @@ func Train(d *Dataset, opt TrainOptions) (*Model, *TrainReport, error) {
 				rep.Chosen = true
 			}
 			if best.Validation < 0 || better(gp, best) {
-				best, bestRoot = gp, root
+				best = gp
 			}
 		}
 	}
@@ -128,12 +127,12 @@ func Train(d *Dataset, opt TrainOptions) (*Model, *TrainReport, error) {
 		limit := best.Validation * (1 + ValidationSlack)
 		for _, gp := range rep.Grid {
 			if gp.Validation <= limit && smaller(gp, best) {
-				best, bestRoot = gp, roots[gp.Params.MinLeaf]
+				best = gp
 			}
 		}
 	}
 	rep.Params = best.Params
-	tree, err := bestRoot.cut(best.Params.MaxDepth).flatten(len(d.Candidates))
+	tree, err := roots[best.Params.MinLeaf].cut(best.Params.MaxDepth).flatten(len(d.Candidates))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -138,6 +138,12 @@ type AdaptiveTrace struct {
 	// OnDevice says the device decided the levels (ad_level); Steps is
 	// then 0, as nothing waited for the host.
 	OnDevice bool
+	// HandOff (decided on the device) is the first level the persistent
+	// strategy's kernel ran, with every level after it (0: none; see
+	// Options.PersistentAfter): their Ran and Chosen say Persistent, their
+	// Counters and Features are zero (that kernel keeps none); the level
+	// HandOff's own counters and features are the device's.
+	HandOff int
 	// Predict is the host's time in the chooser, over every level.
 	Predict time.Duration
 }

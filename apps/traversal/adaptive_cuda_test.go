@@ -617,24 +617,27 @@ func TestAdaptiveOnDevice(t *testing.T) {
 	between = append(between, bodyDOBeamer)
 	const always = 1 << 30
 	for _, c := range []struct {
-		name string
-		seq  []int
-		solo int
+		name  string
+		seq   []int
+		solo  int // Options.OneBlockArcs
+		after int // Options.PersistentAfter
 	}{
-		{"chain", all, -1},
-		{"reversed", reversed, -1},
-		{"do-beamer-between", between, -1},
-		{"do-beamer-only", []int{bodyDOBeamer}, -1},
-		{"edge-list-then-pull", []int{bodyEdgeList + 1, bodyEdgeList + 2, bodyVertexPull}, -1},
-		{"one-block-chain", all, always},
-		{"one-block-do-beamer", []int{bodyDOBeamer}, always},
-		{"one-block-default", between, 0},
+		{"chain", all, -1, -1},
+		{"reversed", reversed, -1, -1},
+		{"do-beamer-between", between, -1, -1},
+		{"do-beamer-only", []int{bodyDOBeamer}, -1, -1},
+		{"edge-list-then-pull", []int{bodyEdgeList + 1, bodyEdgeList + 2, bodyVertexPull}, -1, -1},
+		{"one-block-chain", all, always, -1},
+		{"one-block-do-beamer", []int{bodyDOBeamer}, always, -1},
+		{"one-block-default", between, 0, -1},
+		{"handoff-do-beamer", []int{bodyDOBeamer}, -1, 1},
+		{"handoff-between", between, -1, 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ch := chainModel(t, cands, c.seq)
-			en := &engines{t: t, opt: Options{LevelsPerGraph: 4, TWCWarp: 4, OneBlockArcs: c.solo}}
+			en := &engines{t: t, opt: Options{LevelsPerGraph: 4, TWCWarp: 4, OneBlockArcs: c.solo, PersistentAfter: c.after}}
 			defer func() { en.e.Close() }()
-			onDevice, solo := 0, 0
+			onDevice, solo, handed := 0, 0, 0
 			traversaltest.TestBFS(t, func(g *graph.Graph, root int32) ([]int32, []int32, error) {
 				e, err := en.get(g)
 				if err != nil {
@@ -658,9 +661,26 @@ func TestAdaptiveOnDevice(t *testing.T) {
 				if err != nil {
 					return nil, nil, err
 				}
+				if tr.HandOff > 0 {
+					handed++
+					if c.after < 0 || tr.HandOff < c.after || g.MaxDegree() > handOffMaxDegree {
+						return nil, nil, fmt.Errorf("handed to the persistent kernel at level %d (after %d, largest degree %d)", tr.HandOff, c.after, g.MaxDegree())
+					}
+				}
 				for l := range r.Levels {
+					if tr.HandOff > 0 && l >= tr.HandOff {
+						if tr.Ran[l] != Persistent || (l > tr.HandOff && tr.Counters[l] != adaptive.Counters{}) {
+							return nil, nil, fmt.Errorf("level %d after the hand-off at %d: ran %s, counters %+v", l, tr.HandOff, tr.Ran[l], tr.Counters[l])
+						}
+						if l > tr.HandOff {
+							continue
+						}
+					}
 					if tr.Features[l] != want[l] {
 						return nil, nil, fmt.Errorf("level %d: features from the device's counters %v, from the depths %v", l, tr.Features[l], want[l])
+					}
+					if l == tr.HandOff && l > 0 {
+						continue
 					}
 					s := cands[c.seq[min(l, len(c.seq)-1)]]
 					if tr.Chosen[l] != s {
@@ -688,6 +708,9 @@ func TestAdaptiveOnDevice(t *testing.T) {
 			if c.solo == always && solo == 0 {
 				t.Error("no level ran in one block")
 			}
+			if c.after > 0 && handed == 0 {
+				t.Error("no search was handed to the persistent kernel")
+			}
 		})
 	}
 }
@@ -695,8 +718,9 @@ func TestAdaptiveOnDevice(t *testing.T) {
 // The one block (ad_solo) over long searches: a ladder of 5000 rungs
 // (5000 levels: many of its SOLO_LEVELS episodes, and more levels than the
 // log holds) and road grids whose frontiers leave and re-enter its bounds,
-// under the default model: the depths are the reference's, the search
-// passes the Graph500 rules, and the trace says which levels the block ran.
+// the wide one's last levels handed to the persistent kernel, under the
+// default model: the depths are the reference's, the search passes the
+// Graph500 rules, and the trace says which levels the block ran.
 func TestOneBlockLongSearches(t *testing.T) {
 	d := device(t)
 	def, err := adaptive.Default()
@@ -708,14 +732,15 @@ func TestOneBlockLongSearches(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name  string
-		road  gen.Road
-		arcs  int  // Options.OneBlockArcs
-		mixed bool // levels in the block and on the grid
+		name    string
+		road    gen.Road
+		arcs    int  // Options.OneBlockArcs
+		mixed   bool // levels in the block and elsewhere
+		handOff bool // the persistent kernel ran the last levels
 	}{
-		{"ladder", gen.Road{NX: 5000, NY: 2, Seed: 1}, 0, false},
-		{"road-narrow", gen.Road{NX: 400, NY: 60, Extra: 0.25, Seed: 2}, 0, false},
-		{"road-wide", gen.Road{NX: 1200, NY: 900, Extra: 0.25, Seed: 3}, 1024, true},
+		{"ladder", gen.Road{NX: 5000, NY: 2, Seed: 1}, 0, false, false},
+		{"road-narrow", gen.Road{NX: 400, NY: 60, Extra: 0.25, Seed: 2}, 0, false, false},
+		{"road-wide", gen.Road{NX: 1200, NY: 900, Extra: 0.25, Seed: 3}, 1024, true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			edges, err := c.road.Generate()
@@ -760,7 +785,10 @@ func TestOneBlockLongSearches(t *testing.T) {
 						block++
 					}
 				}
-				t.Logf("root %d: %d levels, %d in the block (trace of %d), %v", root, r.Levels, block, len(tr.Ran), r.Time)
+				t.Logf("root %d: %d levels, %d in the block (trace of %d), handed off at %d, %v", root, r.Levels, block, len(tr.Ran), tr.HandOff, r.Time)
+				if c.handOff != (tr.HandOff > 0) {
+					t.Errorf("root %d: handed to the persistent kernel at level %d, want a hand-off: %v", root, tr.HandOff, c.handOff)
+				}
 				if block == 0 || c.mixed == (block == len(tr.Ran)) {
 					t.Errorf("root %d: %d of %d traced levels in the block (mixed: %v)", root, block, len(tr.Ran), c.mixed)
 				}

@@ -101,6 +101,13 @@ type Options struct {
 	// about 10 us whatever its size, which is all a road graph's
 	// thousands of small levels cost.
 	OneBlockArcs int
+	// PersistentAfter: from this level on, a search decided on the device
+	// hands a queued frontier too large for the one block, on a graph of
+	// at most 32 out-arcs a vertex, and every level after it to the
+	// persistent strategy's kernel, whose levels cost about half a level
+	// of the device-decided grid (default 32; negative: never): a large
+	// road grid or 3-D mesh, thousands of levels of thousands of vertices.
+	PersistentAfter int
 	// BlocksPerSM sizes the grids: at most this many blocks of 256
 	// threads per multiprocessor (default 8), grid-stride beyond.
 	BlocksPerSM int
@@ -302,6 +309,9 @@ func (o *Options) fill(g *graph.Graph) error {
 	}
 	if o.OneBlockArcs == 0 {
 		o.OneBlockArcs = oneBlockArcs
+	}
+	if o.PersistentAfter == 0 {
+		o.PersistentAfter = persistentAfter
 	}
 	switch {
 	case o.LevelsPerGraph < 1 || o.LevelsPerGraph > maxLevelsK:

@@ -29,10 +29,13 @@ const oneBlock Strategy = 254
 
 // oneBlockArcs is Options.OneBlockArcs' default; oneBlockVertices is
 // adaptive.cu's SOLO_V, the most vertices of a frontier the one block
-// holds.
+// holds; persistentAfter is Options.PersistentAfter's default and
+// handOffMaxDegree adaptive.cu's HANDOFF_MAXDEG.
 const (
 	oneBlockArcs     = 4096
 	oneBlockVertices = 2048
+	persistentAfter  = 32
+	handOffMaxDegree = 32
 )
 
 // Device bodies: adaptive.cu's B_* values.
@@ -45,6 +48,7 @@ const (
 	bodyDOBeamer    = 17
 	bodies          = 18
 	bodyOneBlock    = 18 // B_SOLO: a level of ad_solo, in the log only
+	bodyHandOff     = 19 // B_HANDOFF: this level and the rest ran in the persistent kernel, in the log only
 )
 
 // Sizes of the uploaded tree (adaptive.cu's AD_MAXNODES, AdGraph, AdNode)
@@ -82,6 +86,8 @@ func strategyOfBody(b int) (Strategy, bool) {
 		return DOBeamer, true
 	case b == bodyOneBlock:
 		return oneBlock, true
+	case b == bodyHandOff:
+		return Persistent, true
 	case b >= 0 && b < bodyVW:
 		return EdgeListAtomic + Strategy(b), true
 	case b >= bodyVW && b < bodyDOBeamer:
@@ -145,16 +151,46 @@ type deviceState struct {
 	model *ModelChooser // the model whose tree is in tree (nil: a single leaf)
 }
 
-// adPersist is a search's launch: ad_persist, every level in one launch
-// (Engine.plan captures it alone), with every array a body of the tree may
-// read (the COO arcs, the in-arcs and their COO, do-beamer's big list), no
-// ring.
+// adPersist is a search's launches: ad_persist, every level in one launch,
+// with every array a body of the tree may read (the COO arcs, the in-arcs
+// and their COO, do-beamer's big list), no ring; then the persistent
+// strategy's kernel, which runs the levels ad_persist hands it (B_HANDOFF)
+// and returns at once when the search is over (Engine.plan captures the
+// two).
 func (e *Engine) adPersist() ([]func() error, error) {
 	l, err := e.adLevelLaunch("ad_persist", 0)
 	if err != nil {
 		return nil, err
 	}
-	return []func() error{l.Run}, nil
+	if e.handOff() == 0 {
+		return []func() error{l.Run}, nil
+	}
+	rest, err := e.level(BFS, Persistent)
+	if err != nil {
+		return nil, err
+	}
+	return append([]func() error{l.Run}, rest...), nil
+}
+
+// handOff is ad_persist's handoff argument: Options.PersistentAfter where
+// a level can be handed to the persistent kernel at all (a vertex of at
+// most handOffMaxDegree out-arcs, and a frontier that can outgrow the one
+// block), else 0, and then no persistent kernel follows ad_persist: a graph
+// whose searches never hand off pays no empty launch (a 30-vertex matrix's
+// search takes 32 us), and one whose ad_persist handed off always has the
+// kernel after it.
+func (e *Engine) handOff() int { return handOffLevel(e.opt, e.n, e.m, e.g.MaxDegree()) }
+
+// handOffLevel is handOff for a graph of n vertices, m arcs and largest
+// out-degree maxDegree under opt (filled).
+func handOffLevel(opt Options, n, m, maxDegree int64) int {
+	if opt.PersistentAfter <= 0 || maxDegree > handOffMaxDegree {
+		return 0
+	}
+	if n <= oneBlockVertices && m <= int64(max(opt.OneBlockArcs, 0)) {
+		return 0 // every frontier fits the one block
+	}
+	return opt.PersistentAfter
 }
 
 // needDevice makes what ad_level and ad_persist read (once): every array a
@@ -207,7 +243,8 @@ func (e *Engine) adLevelLaunch(kernel string, ring uint64) (*gpu.Launch, error) 
 		gpu.Ptr(e.ioff), gpu.Ptr(e.iadj), gpu.Ptr(e.ad.isrc), gpu.Int(int(e.n)), uint64(e.m), uint64(e.inArcCount()),
 		gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.mark), gpu.Ptr(e.ctl), gpu.Int(1), ring,
 		gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.ad.big), gpu.Int(e.opt.TWCWarp), alpha, beta,
-		gpu.Ptr(d.tree), gpu.Ptr(d.log), gpu.Int(adLogLevels), gpu.Int(max(e.opt.OneBlockArcs, 0)))
+		gpu.Ptr(d.tree), gpu.Ptr(d.log), gpu.Int(adLogLevels), gpu.Int(max(e.opt.OneBlockArcs, 0)),
+		gpu.Int(e.handOff()))
 	if err != nil {
 		return nil, err
 	}
@@ -316,6 +353,13 @@ func (e *Engine) deviceTrace(root int32, levels int) (*AdaptiveTrace, error) {
 	tr := &AdaptiveTrace{OnDevice: true}
 	tk := adaptive.NewTracker(e.stats())
 	for l := range rows {
+		if tr.HandOff > 0 { // the persistent kernel's levels: no row, no counters
+			tr.Counters = append(tr.Counters, adaptive.Counters{})
+			tr.Features = append(tr.Features, adaptive.Features{})
+			tr.Chosen = append(tr.Chosen, Persistent)
+			tr.Ran = append(tr.Ran, Persistent)
+			continue
+		}
 		c := adaptive.RootCounters(e.g, root)
 		if l > 0 {
 			w := words[4*l:]
@@ -325,12 +369,16 @@ func (e *Engine) deviceTrace(root int32, levels int) (*AdaptiveTrace, error) {
 		start := time.Now()
 		host := d.model.Choose(&f)
 		tr.Predict += time.Since(start)
-		ran, ok := strategyOfBody(int(words[4*l+3]))
+		body := int(words[4*l+3])
+		ran, ok := strategyOfBody(body)
 		if !ok {
-			return nil, fmt.Errorf("traversal: the device's log names body %d at level %d", words[4*l+3], l)
+			return nil, fmt.Errorf("traversal: the device's log names body %d at level %d", body, l)
+		}
+		if body == bodyHandOff {
+			tr.HandOff = l
 		}
 		chosen := ran
-		if ran == oneBlock { // the tree was not asked
+		if ran == oneBlock || body == bodyHandOff { // the tree was not asked
 			chosen = host
 		}
 		tr.Counters = append(tr.Counters, c)

@@ -83,7 +83,7 @@ func TestDeviceBodies(t *testing.T) {
 	if len(seen) != bodies {
 		t.Errorf("%d bodies mapped, want %d", len(seen), bodies)
 	}
-	for _, b := range []int{-1, bodies + 1, 99} {
+	for _, b := range []int{-1, bodies + 2, 99} {
 		if _, ok := strategyOfBody(b); ok {
 			t.Errorf("body %d maps to a strategy", b)
 		}
@@ -94,6 +94,10 @@ func TestDeviceBodies(t *testing.T) {
 	}
 	if _, ok := deviceBody(oneBlock); ok {
 		t.Error("the one block has a body of its own")
+	}
+	// the hand-off to the persistent kernel too
+	if s, ok := strategyOfBody(bodyHandOff); !ok || s != Persistent {
+		t.Errorf("body %d maps to %v, %v, want the persistent strategy", bodyHandOff, s, ok)
 	}
 }
 
@@ -162,5 +166,30 @@ func TestOnDeviceRefuses(t *testing.T) {
 	big := chainModel(t, []Strategy{DOBeamer}, seq)
 	if ok, why := big.OnDevice(); ok || !strings.Contains(why, "nodes") {
 		t.Errorf("a tree of %d nodes: on the device %v (%s)", big.Model.Tree.Nodes(), ok, why)
+	}
+}
+
+// The persistent kernel follows ad_persist only where a level can be
+// handed to it: small out-degrees, and frontiers that can outgrow the one
+// block (with the block off, any frontier).
+func TestHandOffLevel(t *testing.T) {
+	on := Options{PersistentAfter: 32, OneBlockArcs: oneBlockArcs}
+	for _, c := range []struct {
+		name         string
+		opt          Options
+		n, m, maxDeg int64
+		want         int
+	}{
+		{"road", on, 9_000_000, 22_000_000, 6, 32},
+		{"degree at the bound", on, 9_000_000, 22_000_000, handOffMaxDegree, 32},
+		{"hubs", on, 9_000_000, 22_000_000, handOffMaxDegree + 1, 0},
+		{"fits the block", on, 30, 180, 6, 0},
+		{"few vertices, many arcs", on, 2000, 5000, 6, 32},
+		{"block off", Options{PersistentAfter: 32, OneBlockArcs: -1}, 30, 180, 6, 32},
+		{"never", Options{PersistentAfter: -1, OneBlockArcs: oneBlockArcs}, 9_000_000, 22_000_000, 6, 0},
+	} {
+		if got := handOffLevel(c.opt, c.n, c.m, c.maxDeg); got != c.want {
+			t.Errorf("%s: hand-off level %d, want %d", c.name, got, c.want)
+		}
 	}
 }

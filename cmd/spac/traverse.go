@@ -45,6 +45,7 @@ type traverseFlags struct {
 	delta         float64
 	alpha, beta   float64
 	oneBlock      int
+	persistAfter  int
 	format        outputFormat
 	out           string
 	levels        string
@@ -104,6 +105,7 @@ func traverseCommand(p problem, env environment) *cobra.Command {
 	} else {
 		fl.Float64Var(&f.alpha, "alpha", 15, "direction-optimizing (and --gpu's do-beamer): go bottom-up when the frontier's arcs exceed the unvisited vertices' arcs / alpha (Beamer: 15)")
 		fl.Float64Var(&f.beta, "beta", 18, "direction-optimizing (and --gpu's do-beamer): go back top-down when the frontier falls below vertices / beta (Beamer: 18)")
+		fl.IntVar(&f.persistAfter, "persistent-after", 32, "--gpu --strategy adaptive (decided on the device): from this level on, a queued frontier too large for the one block, on a graph of at most 32 out-arcs a vertex, and the levels after it go to the persistent strategy's kernel (a large road grid or 3-D mesh: thousands of levels); 0: never")
 		fl.IntVar(&f.oneBlock, "one-block", 4096, "--gpu --strategy adaptive (decided on the device): a queued frontier of at most 2048 vertices and this many out-arcs runs in one block, level after level, while the rest of the GPU waits (a level of the whole GPU costs about 10 us however small); 0: never")
 	}
 	registerFormat(c, &f.format, formatTable, formatCSV, formatJSON)
@@ -255,7 +257,8 @@ func (f *traverseFlags) parse(c *cobra.Command, p problem, arg string) (*travers
 		checks = append(checks,
 			floatIn("alpha", f.alpha, 0, math.Inf(1), true, "direction-optimizing's top-down to bottom-up threshold"),
 			floatIn("beta", f.beta, 0, math.Inf(1), true, "direction-optimizing's bottom-up to top-down threshold"),
-			intIn("one-block", f.oneBlock, 0, 1<<30, "out-arcs of a frontier one block runs; 0: never"))
+			intIn("one-block", f.oneBlock, 0, 1<<30, "out-arcs of a frontier one block runs; 0: never"),
+			intIn("persistent-after", f.persistAfter, 0, 1<<30, "a level; 0: never"))
 	}
 	if err := firstErr(checks...); err != nil {
 		return nil, err
@@ -473,7 +476,7 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 	}
 	var t traverser
 	if f.useGPU {
-		if t, err = openGPU(ctx, g, p, f.device, engine.Options{Delta: float32(f.delta), Alpha: f.alpha, Beta: f.beta, OneBlockArcs: oneBlockOption(f.oneBlock), ScheduleCache: f.cache.open(c.ErrOrStderr())}); err != nil {
+		if t, err = openGPU(ctx, g, p, f.device, engine.Options{Delta: float32(f.delta), Alpha: f.alpha, Beta: f.beta, OneBlockArcs: never(f.oneBlock), PersistentAfter: never(f.persistAfter), ScheduleCache: f.cache.open(c.ErrOrStderr())}); err != nil {
 			return err
 		}
 		if st.chooser != nil {
@@ -925,11 +928,11 @@ func inInputIDs(g *graph.Graph, a []int32, ids bool) []int32 {
 	return out
 }
 
-// oneBlockOption is --one-block as the engine's option: 0 (never) is its
-// negative, its 0 the default.
-func oneBlockOption(arcs int) int {
-	if arcs == 0 {
+// never maps a flag whose 0 means never (--one-block, --persistent-after)
+// to the engine's option, whose 0 is the default and negative never.
+func never(v int) int {
+	if v == 0 {
 		return -1
 	}
-	return arcs
+	return v
 }

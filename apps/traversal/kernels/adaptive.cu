@@ -726,6 +726,22 @@ struct AdGraph { // the graph's features (adaptive.GraphStats)
     long long nodes, pad[3];
 };
 
+// B_HANDOFF: ad_persist returns and traversal.cu's persistent kernel, the
+// next launch of the search's graph, runs the levels left (it resumes from
+// the control block and the queue). A level of ad_persist's grid costs
+// about twice the persistent kernel's (528 blocks meet its barrier against
+// 132, and the closer walks the tree), which decides a search of
+// thousands of levels whose frontiers outgrow the one block (a large road
+// grid, a 3-D mesh); so from level `handoff` on, a queued frontier too
+// large for the one block, on a graph of at most HANDOFF_MAXDEG out-arcs a
+// vertex (the persistent kernel gives a vertex's arcs to one thread), goes
+// there.
+#define B_HANDOFF 19
+#define HANDOFF_MAXDEG 32
+__device__ __forceinline__ bool handoff_ok(int handoff, const AdGraph& g, bool queued, int level, int nin) {
+    return handoff > 0 && queued && nin > 0 && level >= handoff && g.maxdeg <= HANDOFF_MAXDEG;
+}
+
 // The features' indices (adaptive.Feature).
 enum {
     F_LEVEL, F_VERTICES, F_ARCS, F_AVGDEG, F_MAXDEG, F_DEGCV, F_NF, F_MF, F_FFRAC, F_DFRAC, F_UAFRAC, F_FMEANDEG,
@@ -798,7 +814,7 @@ __device__ __forceinline__ void ad_open(int* ctl, int level, int nin, u64 mf, u6
 // frontier's counters and the body that runs it); with a ring (the
 // sweep's) the counters are posted there too.
 __device__ void ad_close(int* ctl, const int* s, const AdGraph& g, const AdNode* tree, int bu, bool queued, u64* ring,
-                         u64* log, int logCap, int soloArcs) {
+                         u64* log, int logCap, int soloArcs, int handoff) {
     volatile int* c = ctl;
     const u64* s64 = (const u64*)s;
     int prev = s[C_IN];
@@ -819,10 +835,12 @@ __device__ void ad_close(int* ctl, const int* s, const AdGraph& g, const AdNode*
         r[0] = ((u64)(unsigned)s[C_EPOCH] << 32) | (u64)(unsigned)level;
     }
     if (out > 0) {
-        // a level the one block takes (ad_solo) needs no walk of the tree
-        int body = solo_ok(soloArcs, queued, out, mf) ? B_SOLO
-                                                      : ad_choose(g, tree, level, out, (double)mf, mx, (double)disc,
-                                                                  (double)darcs, prev);
+        // a level the one block takes (ad_solo) or the persistent kernel
+        // needs no walk of the tree
+        int body = solo_ok(soloArcs, queued, out, mf)             ? B_SOLO
+                   : handoff_ok(handoff, g, queued, level, out) ? B_HANDOFF
+                                                                : ad_choose(g, tree, level, out, (double)mf, mx,
+                                                                            (double)disc, (double)darcs, prev);
         c[C_CHOICE] = body;
         if (level < logCap) {
             volatile u64* r = log + (long long)level * 4;
@@ -853,6 +871,7 @@ struct AdShared { // ad_finish's shared memory, one copy for every body
     int gen;     // ad_persist: the barrier's generation this block waits past
     int haveTree; // g and tree hold the tree (ad_persist loads it once, at its start)
     int solo;     // ad_persist: ad_solo's arc bound (0: never)
+    int handoff;  // ad_persist: the first level it may hand to the persistent kernel (0: never)
 };
 extern __shared__ AdShared ad_shared[]; // ad_level's and ad_persist's dynamic shared memory
 // ad_load_tree loads the tree into the block's shared memory (every
@@ -911,7 +930,7 @@ __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool que
             __syncthreads();
             if (threadIdx.x == 0) {
                 c[C_TICKET] = 0;
-                ad_close(ctl, sh.ctl, sh.g, sh.tree, bu, queued, ring, log, logCap, sh.solo);
+                ad_close(ctl, sh.ctl, sh.g, sh.tree, bu, queued, ring, log, logCap, sh.solo, sh.handoff);
             }
         }
         if (sh.persist && threadIdx.x == 0) { // release the others
@@ -1026,7 +1045,10 @@ __device__ void ad_solo(const long long* off, const int* adj, int* depth, int* p
                 darcs += (u64)total;
                 disc += (u64)cur;
             }
-            if (!ok) body = ad_choose(sh.g, sh.tree, level, cur, (double)total, mx, (double)disc, (double)darcs, prev);
+            if (!ok)
+                body = handoff_ok(sh.handoff, sh.g, true, level, cur)
+                           ? B_HANDOFF
+                           : ad_choose(sh.g, sh.tree, level, cur, (double)total, mx, (double)disc, (double)darcs, prev);
             if (level < logCap) {
                 volatile u64* r = log + (long long)level * 4;
                 r[0] = (u64)(unsigned)cur;
@@ -1126,7 +1148,7 @@ __device__ void ad_solo(const long long* off, const int* adj, int* depth, int* p
 // logCap levels).
 #define ADARGS                                                                                                   \
     PARGS, int *q0, int *q1, int *big, int twarp, float alpha, float beta, const AdGraph *tg, u64 *log, int logCap, \
-        int soloArcs
+        int soloArcs, int handoff
 template <bool PERSIST>
 __device__ __forceinline__ bool ad_run(ADARGS) {
     __shared__ int s_nin, s_L, s_body, s_phase, s_qok, s_bu, s_solo;
@@ -1157,7 +1179,7 @@ __device__ __forceinline__ bool ad_run(ADARGS) {
     }
     __syncthreads();
     const int nin = s_nin, L = s_L;
-    if (nin == 0) return false;
+    if (nin == 0 || s_body == B_HANDOFF) return false; // over, or the persistent kernel's
     if (PERSIST && s_solo) { // block 0 alone, the others at the grid's barrier
         if (blockIdx.x == 0) {
             ad_solo(off, adj, depth, parent, visited, ctl, q0, q1, log, logCap, L, nin);
@@ -1207,12 +1229,12 @@ __device__ __forceinline__ bool ad_run(ADARGS) {
     }
     return true;
 }
-#define ADPASS PASS, q0, q1, big, twarp, alpha, beta, tg, log, logCap, soloArcs
+#define ADPASS PASS, q0, q1, big, twarp, alpha, beta, tg, log, logCap, soloArcs, handoff
 
 // ad_level runs one launch's worth: a level, or a do-beamer level's first
 // pass (the sweep, and a search of captured launches).
 extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(ADARGS) {
-    if (threadIdx.x == 0) ad_shared[0].persist = ad_shared[0].haveTree = ad_shared[0].solo = 0;
+    if (threadIdx.x == 0) ad_shared[0].persist = ad_shared[0].haveTree = ad_shared[0].solo = ad_shared[0].handoff = 0;
     ad_run<false>(ADPASS);
 }
 
@@ -1226,6 +1248,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_persist(ADARGS) {
     if (threadIdx.x == 0) {
         ad_shared[0].persist = ad_shared[0].haveTree = 1;
         ad_shared[0].solo = soloArcs;
+        ad_shared[0].handoff = handoff;
         ad_shared[0].gen = ctl_word(ctl, C_GEN);
     }
     __syncthreads();

@@ -442,6 +442,50 @@ __device__ __forceinline__ void do_range(const long long* off, const int* adj, i
     }
 }
 
+// do_serial: the arcs [b, e) of frontier vertex u by its own thread, four
+// at a time: a batch's targets, their visited words, the CASes and the
+// discovered vertices' degrees each loaded together (a road graph's vertex
+// has 2 to 4 arcs; taken one arc at a time they were a chain of dependent
+// round trips per thread, most of a small level). No reread of the depth
+// before the CAS: the CAS decides.
+__device__ __forceinline__ void do_serial(const long long* off, const int* adj, int* depth, int* parent,
+                                          unsigned* visited, int* ctl, int* q, int u, long long b, long long e, int L,
+                                          Tally& t) {
+    for (long long k = b; k < e; k += 4) {
+        int v[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) v[j] = k + j < e ? adj[k + j] : -1;
+        unsigned w[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) w[j] = v[j] >= 0 ? visited[v[j] >> 5] : ~0u;
+        int old[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            old[j] = 0;
+            if (v[j] >= 0 && !(w[j] & (1u << (v[j] & 31)))) old[j] = atomicCAS(&depth[v[j]], -1, L + 1);
+        }
+        long long lo[4] = {}, hi[4] = {};
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            if (old[j] == -1) {
+                lo[j] = off[v[j]];
+                hi[j] = off[v[j] + 1];
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            if (old[j] != -1) continue;
+            atomicOr(&visited[v[j] >> 5], 1u << (v[j] & 31));
+            parent[v[j]] = u;
+            qpush(ctl, q, v[j]);
+            t.touched = true;
+            unsigned d = (unsigned)(hi[j] - lo[j]);
+            t.arcs += d;
+            t.maxd = max(t.maxd, d);
+        }
+    }
+}
+
 // Direction-optimizing BFS (Beamer, Asanovic and Patterson, SC 2012): two
 // launches a level, do_push then do_finish. Both choose the level's
 // direction alike, every block from the frontier's counters, which no
@@ -524,7 +568,7 @@ __device__ __forceinline__ Tally do_push_t(const long long* off, const int* adj,
             do_range(off, adj, depth, parent, visited, ctl, qout, wu, wb + lane_id(), we, 32, L, t);
             __syncwarp();
         }
-        if (e > b) do_range(off, adj, depth, parent, visited, ctl, qout, u, b, e, 1, L, t);
+        if (e > b) do_serial(off, adj, depth, parent, visited, ctl, qout, u, b, e, L, t);
     }
     return t;
 }

@@ -46,8 +46,10 @@ type driver interface {
 	function(mod uintptr, name string) (uintptr, error)
 	unload(mod uintptr) error
 	launch(fn uintptr, grid, block, shared int, stream uintptr, params []unsafe.Pointer) error
-	optInShared() (int, error)               // the most dynamic shared memory a block may opt in to
-	allowShared(fn uintptr, bytes int) error // lets fn use that much dynamic shared memory
+	optInShared() (int, error)                           // the most dynamic shared memory a block may opt in to
+	allowShared(fn uintptr, bytes int) error             // lets fn use that much dynamic shared memory
+	preferShared(fn uintptr) error                       // asks for the largest shared memory carveout for fn
+	resident(fn uintptr, block, shared int) (int, error) // fn's blocks an SM holds at once
 	newEvent(timing bool) (uintptr, error)
 	record(event, stream uintptr) error
 	waitEvent(event uintptr) error

@@ -200,6 +200,16 @@ func (d *cudaDriver) allowShared(fn uintptr, bytes int) error {
 	return result(C.cuFuncSetAttribute(fromHandle[C.CUfunction](fn), C.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, C.int(bytes)))
 }
 
+func (d *cudaDriver) preferShared(fn uintptr) error {
+	return result(C.cuFuncSetAttribute(fromHandle[C.CUfunction](fn), C.CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, C.CU_SHAREDMEM_CARVEOUT_MAX_SHARED))
+}
+
+func (d *cudaDriver) resident(fn uintptr, block, shared int) (int, error) {
+	var n C.int
+	err := result(C.cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, fromHandle[C.CUfunction](fn), C.int(block), C.size_t(shared)))
+	return int(n), err
+}
+
 func (d *cudaDriver) newEvent(timing bool) (uintptr, error) {
 	flags := cu.DefaultEvent
 	if !timing {

@@ -158,6 +158,27 @@ func TestTransfer(t *testing.T) {
 // TestCaptureAndModules: a captured memset runs only when its graph is
 // launched; a failed or nested capture leaves the device usable; a module
 // loads once; mapped memory starts zeroed.
+// TestResident: the driver's count of a kernel's resident blocks falls
+// with the threads and the shared memory a block asks for.
+func TestResident(t *testing.T) {
+	m := dev.runtime
+	small, err := m.Resident("gpu_spin", 32, 0, false)
+	if err != nil || small < 1 {
+		t.Fatalf("gpu_spin, 32 threads: %d blocks an SM, %v", small, err)
+	}
+	wide, err := m.Resident("gpu_spin", 1024, 0, false)
+	if err != nil || wide < 1 || wide >= small {
+		t.Errorf("gpu_spin, 1024 threads: %d blocks an SM (32 threads: %d), %v", wide, small, err)
+	}
+	heavy, err := m.Resident("gpu_spin", 32, dev.Info().SharedPerBlock, true)
+	if err != nil || heavy < 1 || heavy >= small {
+		t.Errorf("gpu_spin, 32 threads and %d bytes of shared memory: %d blocks an SM (without: %d), %v", dev.Info().SharedPerBlock, heavy, small, err)
+	}
+	if _, err := m.Resident("nothing", 32, 0, false); err == nil {
+		t.Error("a kernel the module lacks: no error")
+	}
+}
+
 func TestCaptureAndModules(t *testing.T) {
 	b, err := dev.Alloc(4096, "captured")
 	if err != nil {

@@ -107,6 +107,35 @@ func (m *Module) LaunchOptIn(name string, grid, block, shared int, args ...uint6
 	return m.prepare(name, grid, block, shared, limit, args)
 }
 
+// Resident is how many blocks of kernel name, of block threads and shared
+// bytes of dynamic shared memory each, one SM holds at once (the driver's
+// occupancy calculator: registers, shared memory, threads). A kernel whose
+// blocks wait for each other (a grid barrier) must launch at most this
+// many blocks per SM, or it never finishes. With preferShared the
+// kernel's L1/shared split is set to the most shared memory first, so
+// that the count is one the driver will honour at launch.
+func (m *Module) Resident(name string, block, shared int, preferShared bool) (int, error) {
+	fn, err := m.function(name)
+	if err != nil {
+		return 0, err
+	}
+	unbind, err := m.d.bind()
+	if err != nil {
+		return 0, err
+	}
+	defer unbind()
+	if preferShared {
+		if err := m.d.drv.preferShared(fn); err != nil {
+			return 0, fmt.Errorf("gpu: asking the most shared memory for %s: %w", name, err)
+		}
+	}
+	n, err := m.d.drv.resident(fn, block, shared)
+	if err != nil {
+		return 0, fmt.Errorf("gpu: the resident blocks of %s (%d threads, %d bytes of shared memory): %w", name, block, shared, err)
+	}
+	return n, nil
+}
+
 // function finds one of the module's entries.
 func (m *Module) function(name string) (uintptr, error) {
 	fn, ok := m.fns[name]

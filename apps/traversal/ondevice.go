@@ -59,9 +59,10 @@ const (
 	adNodeSize  = 24
 	adLogLevels = ringSlots
 	adShared    = adGraphSize + adNodeSize*adMaxNodes + 4*ctlWords + 8 // ad_finish's AdShared: ad_level's dynamic shared memory
-	// adBlocksPerSM is ad_level's __launch_bounds__ minimum: the blocks
-	// of 256 threads resident on an SM (60 registers a thread, no spill;
-	// at 8 blocks, 32 registers, it spills in the bodies' loops).
+	// adBlocksPerSM is ad_level's and ad_persist's __launch_bounds__
+	// minimum (AD_MINB): the blocks of 256 threads resident on an SM where
+	// the device allows (64 registers a thread; at 8 blocks, 32 registers,
+	// the bodies' loops spill).
 	adBlocksPerSM = 4
 )
 
@@ -238,8 +239,21 @@ func (e *Engine) adLevelLaunch(kernel string, ring uint64) (*gpu.Launch, error) 
 	// stride), at most what is resident at once: ad_persist's grid barrier
 	// needs every block resident, and for ad_level a second wave of blocks
 	// doubles the cost of the many small levels
+	if e.ad.perSM == 0 {
+		// the launch bounds ask for adBlocksPerSM; a device with fewer
+		// registers or less shared memory an SM may hold fewer, and
+		// ad_persist's grid must all be resident
+		r, err := e.ad.mod.Resident("ad_persist", threads, adShared, true)
+		if err != nil {
+			return nil, err
+		}
+		if r < 1 {
+			return nil, fmt.Errorf("traversal: the device-decided search's kernel (ad_persist: %d threads, %d bytes of dynamic shared memory) does not fit on an SM of this device; --strategy adaptive-host decides on the host", threads, adShared)
+		}
+		e.ad.perSM = min(r, adBlocksPerSM)
+	}
 	work := max(e.m, e.inArcCount(), e.n, 1)
-	l, err := e.ad.mod.Launch(kernel, min(e.grid(work), adBlocksPerSM*e.sms), threads, adShared, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Ptr(e.src),
+	l, err := e.ad.mod.Launch(kernel, min(e.grid(work), e.ad.perSM*e.sms), threads, adShared, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Ptr(e.src),
 		gpu.Ptr(e.ioff), gpu.Ptr(e.iadj), gpu.Ptr(e.ad.isrc), gpu.Int(int(e.n)), uint64(e.m), uint64(e.inArcCount()),
 		gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.mark), gpu.Ptr(e.ctl), gpu.Int(1), ring,
 		gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.ad.big), gpu.Int(e.opt.TWCWarp), alpha, beta,

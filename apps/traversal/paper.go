@@ -102,6 +102,7 @@ type adaptState struct {
 	isrc  *gpu.Buffer // the in-arcs' COO destinations (e.src on an undirected graph)
 	big   *gpu.Buffer // do-beamer's big list: a top-down level's vertices of many arcs
 	epoch uint32      // counted searches begun: the ring's tags
+	perSM int         // ad_level's and ad_persist's blocks an SM (adLevelLaunch): 0 until asked
 	sweep *sweepState
 
 	dev       deviceState         // the device-decided search's tree and log (ondevice.go)

@@ -46,6 +46,7 @@
 #include <stdint.h>
 
 #define THREADS 256
+#define AD_MINB 4 // ad_level's and ad_persist's blocks an SM (ondevice.go: adBlocksPerSM)
 typedef unsigned long long u64;
 
 // The control block: these words are traversal.cu's (same values).
@@ -1277,7 +1278,7 @@ __device__ __forceinline__ bool ad_run(ADARGS) {
 
 // ad_level runs one launch's worth: a level, or a do-beamer level's first
 // pass (the sweep, and a search of captured launches).
-extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(ADARGS) {
+extern "C" __global__ void __launch_bounds__(THREADS, AD_MINB) ad_level(ADARGS) {
     if (threadIdx.x == 0) ad_shared[0].persist = ad_shared[0].haveTree = ad_shared[0].solo = ad_shared[0].handoff = 0;
     ad_run<false>(ADPASS);
 }
@@ -1285,9 +1286,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_level(ADARGS) {
 // ad_persist runs the whole search in one launch: after each level a grid
 // barrier whose last arrival closes the level and decides the next (the
 // closer of ad_finish), the others waiting on C_GEN. Its grid must be all
-// resident (ad_level's: at most 4 blocks an SM at its registers): a grid
+// resident (AD_MINB blocks an SM where the device allows; the host asks the driver how many): a grid
 // that is not times out in about 4 s with C_OVERFLOW = 2.
-extern "C" __global__ void __launch_bounds__(THREADS, 4) ad_persist(ADARGS) {
+extern "C" __global__ void __launch_bounds__(THREADS, AD_MINB) ad_persist(ADARGS) {
     ad_load_tree(tg); // once: whichever block closes a level has it
     if (threadIdx.x == 0) {
         ad_shared[0].persist = ad_shared[0].haveTree = 1;

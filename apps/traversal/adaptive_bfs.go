@@ -144,6 +144,12 @@ type AdaptiveTrace struct {
 	// Counters and Features are zero (that kernel keeps none); the level
 	// HandOff's own counters and features are the device's.
 	HandOff int
+	// Times (decided on the device) is each level's time by the device's
+	// global timer, from the level's opening (its body chosen, the
+	// control words written) to its last block's end: the closing and
+	// the grid's barrier fall in the level after; 0 where not known (the
+	// levels handed to the persistent kernel).
+	Times []time.Duration
 	// Predict is the host's time in the chooser, over every level.
 	Predict time.Duration
 }

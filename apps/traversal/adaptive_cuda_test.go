@@ -657,6 +657,9 @@ func TestAdaptiveOnDevice(t *testing.T) {
 				if tr.Disagree != 0 {
 					return nil, nil, fmt.Errorf("the device's body differs from the host's walk at %d levels", tr.Disagree)
 				}
+				if err := checkLevelTimes(r, tr); err != nil {
+					return nil, nil, err
+				}
 				want, err := adaptive.FromDepths(g, adaptive.StatsOf(g), r.Depth)
 				if err != nil {
 					return nil, nil, err
@@ -713,6 +716,26 @@ func TestAdaptiveOnDevice(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkLevelTimes: a device-decided search's clock per level is there for
+// every level up to a hand-off (and only there), and the levels together
+// take no longer than the search (its CUDA events).
+func checkLevelTimes(r *Result, tr *AdaptiveTrace) error {
+	if len(tr.Times) != min(r.Levels, adLogLevels) {
+		return fmt.Errorf("%d levels, %d times", r.Levels, len(tr.Times))
+	}
+	var sum time.Duration
+	for l, d := range tr.Times {
+		if known := tr.HandOff == 0 || l < tr.HandOff; known != (d > 0) {
+			return fmt.Errorf("level %d (hand-off at %d): device time %v", l, tr.HandOff, d)
+		}
+		sum += d
+	}
+	if sum > r.Time+2*time.Microsecond { // the global timer may tick every microsecond
+		return fmt.Errorf("the levels' device times add up to %v, the search took %v", sum, r.Time)
+	}
+	return nil
 }
 
 // The one block (ad_solo) over long searches: a ladder of 5000 rungs
@@ -778,6 +801,9 @@ func TestOneBlockLongSearches(t *testing.T) {
 				}
 				if !tr.OnDevice || tr.Disagree != 0 {
 					t.Fatalf("root %d: on the device %v, %d levels where the walks differ", root, tr.OnDevice, tr.Disagree)
+				}
+				if err := checkLevelTimes(r, tr); err != nil {
+					t.Errorf("root %d: %v", root, err)
 				}
 				block := 0
 				for _, s := range tr.Ran {

@@ -52,12 +52,13 @@ const (
 )
 
 // Sizes of the uploaded tree (adaptive.cu's AD_MAXNODES, AdGraph, AdNode)
-// and of the device's log of levels (4 words a level).
+// and of the device's log of levels (adLogWords words a level).
 const (
 	adMaxNodes  = 256
 	adGraphSize = 64
 	adNodeSize  = 24
 	adLogLevels = ringSlots
+	adLogWords  = 8 // LOG_WORDS: a level's counters, body, and global timer at its opening and its end
 	adShared    = adGraphSize + adNodeSize*adMaxNodes + 4*ctlWords + 8 // ad_finish's AdShared: ad_level's dynamic shared memory
 	// adBlocksPerSM is ad_level's and ad_persist's __launch_bounds__
 	// minimum (AD_MINB): the blocks of 256 threads resident on an SM where
@@ -148,7 +149,7 @@ func encodeDeviceTree(c *ModelChooser, g adaptive.GraphStats) ([]byte, error) {
 // deviceState is what the device-decided search adds to adaptState.
 type deviceState struct {
 	tree  *gpu.Buffer   // header and nodes, adMaxNodes of room
-	log   *gpu.Buffer   // adLogLevels rows of 4 uint64
+	log   *gpu.Buffer   // adLogLevels rows of adLogWords uint64
 	model *ModelChooser // the model whose tree is in tree (nil: a single leaf)
 }
 
@@ -212,7 +213,7 @@ func (e *Engine) needDevice() error {
 		return err
 	}
 	d := &e.ad.dev
-	if err := e.alloc(&d.log, 32*adLogLevels, "the adaptive search's log"); err != nil {
+	if err := e.alloc(&d.log, 8*adLogWords*adLogLevels, "the adaptive search's log"); err != nil {
 		return err
 	}
 	if d.tree != nil {
@@ -360,7 +361,7 @@ func (e *Engine) bfsOnDevice(ctx context.Context, root int32, c *ModelChooser) (
 func (e *Engine) deviceTrace(root int32, levels int) (*AdaptiveTrace, error) {
 	d := &e.ad.dev
 	rows := min(levels, adLogLevels)
-	words := make([]uint64, 4*max(rows, 1))
+	words := make([]uint64, adLogWords*max(rows, 1))
 	if err := gpu.Download(d.log, words, "the adaptive search's log"); err != nil {
 		return nil, err
 	}
@@ -372,18 +373,25 @@ func (e *Engine) deviceTrace(root int32, levels int) (*AdaptiveTrace, error) {
 			tr.Features = append(tr.Features, adaptive.Features{})
 			tr.Chosen = append(tr.Chosen, Persistent)
 			tr.Ran = append(tr.Ran, Persistent)
+			tr.Times = append(tr.Times, 0)
 			continue
 		}
 		c := adaptive.RootCounters(e.g, root)
 		if l > 0 {
-			w := words[4*l:]
+			w := words[adLogWords*l:]
 			c = adaptive.Counters{Vertices: int64(w[0]), Arcs: int64(w[1]), MaxDegree: int64(w[2])}
 		}
 		f := tk.Next(c)
 		start := time.Now()
 		host := d.model.Choose(&f)
 		tr.Predict += time.Since(start)
-		body := int(words[4*l+3])
+		row := words[adLogWords*l:]
+		body := int(row[3])
+		var took time.Duration // the device's clock; unknown (0) past a hand-off
+		if open, end := row[4], row[5]; open > 0 && end >= open {
+			took = time.Duration(end - open)
+		}
+		tr.Times = append(tr.Times, took)
 		ran, ok := strategyOfBody(body)
 		if !ok {
 			return nil, fmt.Errorf("traversal: the device's log names body %d at level %d", body, l)

@@ -112,7 +112,7 @@ func traverseCommand(p problem, env environment) *cobra.Command {
 	f.cache.register(c, env)
 	registerBatch(c, &f)
 	fl.Float64Var(&f.budget, "budget", 0, "stop giving roots to a strategy once its searches have taken this many seconds in all, as the table times them (device time with --gpu; 0: no limit); its row then counts fewer roots, and the table says so")
-	fl.StringVar(&f.levels, "levels", "", "with --gpu: also time every level of one more search per strategy from the first root (one level per CUDA graph, events around each) and write them to this CSV file")
+	fl.StringVar(&f.levels, "levels", "", "with --gpu: also time every level of one more search per strategy from the first root (one level per CUDA graph, events around each; adaptive: by the device's clock, column ran naming the body of each level) and write them to this CSV file")
 	fl.StringVarP(&f.out, "out", "o", "", "write the last root's arrays (from the last strategy) as NumPy .npy files into this directory: "+strings.Join(arrayFiles(p), " and "))
 	registerAllSources(c, &f) // sssp --all-sources (sssp_all.go)
 	return c

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"time"
 
 	engine "github.com/spac-gpu/spac/apps/traversal"
 	"github.com/spac-gpu/spac/apps/traversal/graph"
@@ -17,7 +18,7 @@ import (
 )
 
 var levelCSVHeader = []string{"problem", "graph", "strategy", "root", "level", "frontier", "inspected", "us",
-	"search_ms_k1", "levels", "valid"}
+	"search_ms_k1", "levels", "valid", "ran"}
 
 // writeLevelTimes searches once more from root with every strategy of st,
 // one level per CUDA graph with events around each, validates the result
@@ -34,24 +35,50 @@ func writeLevelTimes(ctx context.Context, file string, stdout io.Writer, t trave
 	})
 }
 
+// searchLevels is one more search's levels: timed alone (timed: a fixed
+// strategy; nil for a persistent one), or as the device's log of a
+// device-decided adaptive search has them (trace: each level's time by the
+// device's clock, the body that ran it).
+type searchLevels struct {
+	timed []engine.LevelTime
+	trace *engine.AdaptiveTrace
+}
+
+// strategyLevels searches once more from root with strategy name for
+// --levels.
+func strategyLevels(ctx context.Context, gt *gpuTraverser, p problem, root int32, name string) (*engine.Result, searchLevels, error) {
+	if name == adaptiveStrategy {
+		if gt.chooser == nil {
+			return nil, searchLevels{}, fmt.Errorf("the adaptive strategy has no model")
+		}
+		r, tr, err := gt.e.BFSAdaptive(ctx, root, gt.chooser, engine.AdaptiveOptions{})
+		if err == nil && !tr.OnDevice {
+			err = fmt.Errorf("the model's picks are not all decided on the device: no device clock per level (--strategy adaptive-host)")
+		}
+		return r, searchLevels{trace: tr}, err
+	}
+	s, err := engine.ParseStrategy(name)
+	if err != nil {
+		return nil, searchLevels{}, err
+	}
+	r, timed, err := gt.e.LevelTimes(ctx, p.algorithm(), root, s)
+	return r, searchLevels{timed: timed}, err
+}
+
 // levelRows writes writeLevelTimes's CSV to out.
 func levelRows(ctx context.Context, out io.Writer, gt *gpuTraverser, g *graph.Graph, p problem, root int32, st *traverseSetup, graphName string) error {
 	w := csv.NewWriter(out)
 	w.Write(levelCSVHeader)
 	for _, name := range st.strategies {
-		if isAdaptive(name) {
-			fmt.Fprintf(os.Stderr, "--levels: adaptive has no levels of its own to time: 'spac traverse sweep' times every candidate at every level\n")
+		if name == adaptiveHostStrategy {
+			fmt.Fprintf(os.Stderr, "--levels: %s has no device clock per level ('spac traverse sweep' times every candidate at every level)\n", name)
 			continue
 		}
-		s, err := engine.ParseStrategy(name)
-		if err != nil {
-			return err
-		}
-		r, levels, err := gt.e.LevelTimes(ctx, p.algorithm(), root, s)
+		r, levels, err := strategyLevels(ctx, gt, p, root, name)
 		if err != nil {
 			// one strategy's failure is a row, not the end of the others'
 			fmt.Fprintf(os.Stderr, "--levels: %s %s from root %d: %v\n", p, name, inputID(g, root), err)
-			w.Write([]string{p.String(), graphName, name, strconv.Itoa(int(inputID(g, root))), "", "", "", "", "", "", "error: " + err.Error()})
+			w.Write([]string{p.String(), graphName, name, strconv.Itoa(int(inputID(g, root))), "", "", "", "", "", "", "error: " + err.Error(), ""})
 			w.Flush()
 			continue
 		}
@@ -62,16 +89,26 @@ func levelRows(ctx context.Context, out io.Writer, gt *gpuTraverser, g *graph.Gr
 				valid = verr.Error()
 			}
 		}
-		row := func(level int, frontier, inspected int64, us float64) {
+		row := func(level int, frontier int64, inspected, us, ran string) {
 			w.Write([]string{p.String(), graphName, name, strconv.Itoa(int(inputID(g, root))), strconv.Itoa(level),
-				strconv.FormatInt(frontier, 10), strconv.FormatInt(inspected, 10), strconv.FormatFloat(us, 'f', 3, 64),
-				strconv.FormatFloat(float64(r.Time)/1e6, 'f', 4, 64), strconv.Itoa(r.Levels), valid})
+				strconv.FormatInt(frontier, 10), inspected, us,
+				strconv.FormatFloat(float64(r.Time)/1e6, 'f', 4, 64), strconv.Itoa(r.Levels), valid, ran})
 		}
-		if levels == nil {
-			row(-1, 0, r.Inspected, float64(r.Time)/1e3)
+		us := func(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e3, 'f', 3, 64) }
+		switch {
+		case levels.trace != nil:
+			for l, ran := range levels.trace.Ran {
+				t := ""
+				if d := levels.trace.Times[l]; d > 0 {
+					t = us(d)
+				}
+				row(l, levels.trace.Counters[l].Vertices, "", t, ran.String())
+			}
+		case levels.timed == nil:
+			row(-1, 0, strconv.FormatInt(r.Inspected, 10), us(r.Time), "")
 		}
-		for _, l := range levels {
-			row(l.Level, l.Frontier, l.Inspected, float64(l.Time)/1e3)
+		for _, l := range levels.timed {
+			row(l.Level, l.Frontier, strconv.FormatInt(l.Inspected, 10), us(l.Time), "")
 		}
 		w.Flush()
 		if err := w.Error(); err != nil {

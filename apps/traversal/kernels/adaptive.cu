@@ -253,16 +253,36 @@ __device__ void finish_level(int* ctl, Tally t, bool count, u64* ring, int bu) {
               int *ctl, int count, u64 *ring
 #define PASS off, adj, src, ioff, iadj, isrc, n, m, mi, depth, parent, visited, ctl, count, ring
 
+// In ad_level and ad_persist the edge list's and the vertex pull's
+// grid-stride loops take BODY_U items a thread a round, the loads of all
+// of them issued before any is used (U, 1 in the standalone kernels, which
+// have a thread per item and keep their registers low): their grid is
+// what is resident (4 blocks an SM at their registers, half the threads a
+// standalone kernel keeps in flight), and rounds of one item were a
+// thread's chain of dependent loads after another (the device's clock: a
+// Kronecker scale 23 pull level of 53 us in ad_persist against 38 us
+// alone).
+#define BODY_U 4
+
 // edge list: a thread per arc of the COO list (src, adj).
-template <int CNT>
+template <int CNT, int U = 1>
 __device__ __forceinline__ Tally edge_list_t(PARGS, int L) {
     Tally t{};
-    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < m; k += (long long)gridDim.x * blockDim.x) {
-        int u = src[k];
-        if (depth[u] != L) continue;
-        t.insp++;
-        int v = adj[k];
-        if (visit(depth, parent, visited, u, v, L)) found<CNT>(ctl, off, v, count, t);
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long k0 = blockIdx.x * (long long)blockDim.x + threadIdx.x; k0 < m; k0 += U * stride) {
+        int u[U], d[U], v[U];
+#pragma unroll
+        for (int j = 0; j < U; j++) u[j] = k0 + j * stride < m ? src[k0 + j * stride] : -1;
+#pragma unroll
+        for (int j = 0; j < U; j++) d[j] = u[j] >= 0 ? depth[u[j]] : -1;
+#pragma unroll
+        for (int j = 0; j < U; j++) v[j] = u[j] >= 0 && d[j] == L ? adj[k0 + j * stride] : -1;
+#pragma unroll
+        for (int j = 0; j < U; j++) {
+            if (v[j] < 0) continue;
+            t.insp++;
+            if (visit(depth, parent, visited, u[j], v[j], L)) found<CNT>(ctl, off, v[j], count, t);
+        }
     }
     return t;
 }
@@ -320,20 +340,44 @@ __device__ void vertex_push(PARGS) {
 
 // pull_serial scans v's in-arcs [b, e) in turn to the first whose source
 // is in the frontier of level L, and claims v from it: v is the calling
-// thread's alone, so no atomics but the visited bit's.
-template <int CNT>
+// thread's alone, so no atomics but the visited bit's. With U > 1, U
+// in-arcs' sources and their depths are loaded together (the inspected
+// count stops at the first hit, as with one at a time).
+template <int CNT, int U = 1>
 __device__ __forceinline__ void pull_serial(const long long* off, const int* iadj, int* depth, int* parent,
                                             unsigned* visited, int* ctl, int v, long long b, long long e, int L,
                                             bool count, Tally& t) {
-    for (long long k = b; k < e; k++) {
-        int u = iadj[k];
-        t.insp++;
-        if (depth[u] == L) {
-            depth[v] = L + 1;
-            atomicOr(&visited[v >> 5], 1u << (v & 31));
-            parent[v] = u;
-            found<CNT>(ctl, off, v, count, t);
-            return;
+    if (U == 1) {
+        for (long long k = b; k < e; k++) {
+            int u = iadj[k];
+            t.insp++;
+            if (depth[u] == L) {
+                depth[v] = L + 1;
+                atomicOr(&visited[v >> 5], 1u << (v & 31));
+                parent[v] = u;
+                found<CNT>(ctl, off, v, count, t);
+                return;
+            }
+        }
+        return;
+    }
+    for (long long k = b; k < e; k += U) {
+        int u[U], d[U];
+#pragma unroll
+        for (int j = 0; j < U; j++) u[j] = k + j < e ? iadj[k + j] : -1;
+#pragma unroll
+        for (int j = 0; j < U; j++) d[j] = u[j] >= 0 ? depth[u[j]] : -1;
+#pragma unroll
+        for (int j = 0; j < U; j++) {
+            if (u[j] < 0) break;
+            t.insp++;
+            if (d[j] == L) {
+                depth[v] = L + 1;
+                atomicOr(&visited[v >> 5], 1u << (v & 31));
+                parent[v] = u[j];
+                found<CNT>(ctl, off, v, count, t);
+                return;
+            }
         }
     }
 }
@@ -341,14 +385,46 @@ __device__ __forceinline__ void pull_serial(const long long* off, const int* iad
 // vertex pull: a thread per unvisited vertex (its bit clear: in a pull
 // only v's own thread sets it), over its in-arcs up to the first whose
 // source is in the frontier; v is the thread's alone, so no atomics but
-// the bit's.
-template <int CNT>
+// the bit's. Of U vertices a round, the bits, the in-arcs' bounds and the
+// first in-arc's source and its depth are loaded together.
+template <int CNT, int U = 1>
 __device__ __forceinline__ Tally vertex_pull_t(PARGS, int L) {
     Tally t{};
-    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
-        unsigned bit = 1u << (v & 31);
-        if (visited[v >> 5] & bit) continue;
-        pull_serial<CNT>(off, iadj, depth, parent, visited, ctl, v, ioff[v], ioff[v + 1], L, count, t);
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    for (long long v0 = blockIdx.x * (long long)blockDim.x + threadIdx.x; v0 < n; v0 += U * stride) {
+        unsigned w[U];
+        long long b[U], e[U];
+        int u[U], d[U];
+#pragma unroll
+        for (int j = 0; j < U; j++) {
+            const long long v = v0 + j * stride;
+            w[j] = v < n ? visited[v >> 5] : ~0u;
+        }
+#pragma unroll
+        for (int j = 0; j < U; j++) {
+            const long long v = v0 + j * stride;
+            const bool open = v < n && !(w[j] & (1u << (v & 31)));
+            b[j] = open ? ioff[v] : 0;
+            e[j] = open ? ioff[v + 1] : 0;
+        }
+#pragma unroll
+        for (int j = 0; j < U; j++) u[j] = e[j] > b[j] ? iadj[b[j]] : -1;
+#pragma unroll
+        for (int j = 0; j < U; j++) d[j] = u[j] >= 0 ? depth[u[j]] : -1;
+#pragma unroll
+        for (int j = 0; j < U; j++) {
+            if (u[j] < 0) continue;
+            const int v = (int)(v0 + j * stride);
+            t.insp++;
+            if (d[j] == L) {
+                depth[v] = L + 1;
+                atomicOr(&visited[v >> 5], 1u << (v & 31));
+                parent[v] = u[j];
+                found<CNT>(ctl, off, v, count, t);
+            } else {
+                pull_serial<CNT, U>(off, iadj, depth, parent, visited, ctl, v, b[j] + 1, e[j], L, count, t);
+            }
+        }
     }
     return t;
 }
@@ -589,6 +665,10 @@ extern "C" __global__ void __launch_bounds__(THREADS, 8) do_push(const long long
 #define DO_SMALL 1024
 #define DO_CHUNKS 16
 #define DO_PULL_WARP 128
+// do_big_part: the big list's arcs over the grid; U consecutive arcs a
+// thread a round in ad_persist (BODY_U: their targets, visited words and
+// CASes each loaded together), 1 in do_finish.
+template <int U>
 __device__ __forceinline__ void do_big_part(const long long* off, const int* adj, int* depth, int* parent,
                                             unsigned* visited, int* ctl, int* qout, const int* big, int L, Tally& t) {
     __shared__ int s_nb;
@@ -627,20 +707,56 @@ __device__ __forceinline__ void do_big_part(const long long* off, const int* adj
             if (blockIdx.x == 0 && threadIdx.x == 0) t.insp += total;
             int last = -1, u = 0;
             long long b = 0;
-            for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total; k += (long long)gridDim.x * blockDim.x) {
-                if (last < 0 || k >= s_end[last]) { // the first i with s_end[i] > k
-                    int lo = last + 1, hi = cn - 1;
-                    while (lo < hi) {
-                        int mid = (lo + hi) >> 1;
-                        if (s_end[mid] > k) hi = mid; else lo = mid + 1;
-                    }
-                    last = lo;
-                    u = big[c0 + lo];
-                    b = off[u] - (lo ? s_end[lo - 1] : 0);
+            // the first i >= last with s_end[i] > k, the vertex of arc k
+#define DO_BIG_FIND(k)                                                  \
+    if (last < 0 || (k) >= s_end[last]) {                               \
+        int lo = last + 1, hi = cn - 1;                                 \
+        while (lo < hi) {                                               \
+            int mid = (lo + hi) >> 1;                                   \
+            if (s_end[mid] > (k)) hi = mid; else lo = mid + 1;          \
+        }                                                               \
+        last = lo;                                                      \
+        u = big[c0 + lo];                                               \
+        b = off[u] - (lo ? s_end[lo - 1] : 0);                          \
+    }
+            if (U == 1) {
+                for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total; k += (long long)gridDim.x * blockDim.x) {
+                    DO_BIG_FIND(k)
+                    int v = adj[b + k];
+                    if (visit(depth, parent, visited, u, v, L)) do_found(ctl, off, qout, v, t);
                 }
-                int v = adj[b + k];
-                if (visit(depth, parent, visited, u, v, L)) do_found(ctl, off, qout, v, t);
+            } else {
+                const long long stride = (long long)gridDim.x * blockDim.x * U;
+                for (long long k0 = (blockIdx.x * (long long)blockDim.x + threadIdx.x) * U; k0 < total; k0 += stride) {
+                    int v[U], from[U];
+#pragma unroll
+                    for (int j = 0; j < U; j++) {
+                        v[j] = -1;
+                        from[j] = 0;
+                        if (k0 + j >= total) continue;
+                        DO_BIG_FIND(k0 + j)
+                        from[j] = u;
+                        v[j] = adj[b + k0 + j];
+                    }
+                    unsigned w[U];
+#pragma unroll
+                    for (int j = 0; j < U; j++) w[j] = v[j] >= 0 ? visited[v[j] >> 5] : ~0u;
+                    int old[U];
+#pragma unroll
+                    for (int j = 0; j < U; j++) {
+                        old[j] = 0;
+                        if (v[j] >= 0 && !(w[j] & (1u << (v[j] & 31)))) old[j] = atomicCAS(&depth[v[j]], -1, L + 1);
+                    }
+#pragma unroll
+                    for (int j = 0; j < U; j++) {
+                        if (old[j] != -1) continue;
+                        atomicOr(&visited[v[j] >> 5], 1u << (v[j] & 31));
+                        parent[v[j]] = from[j];
+                        do_found(ctl, off, qout, v[j], t);
+                    }
+                }
             }
+#undef DO_BIG_FIND
         }
     } else {
         for (int i = blockIdx.x; i < nb; i += gridDim.x) {
@@ -652,6 +768,10 @@ __device__ __forceinline__ void do_big_part(const long long* off, const int* adj
     }
 }
 
+// do_pull_part: the bottom-up level; a vertex of fewer than DO_PULL_WARP
+// in-arcs scanned by its own thread, U in-arcs at a time (BODY_U in
+// ad_persist, 1 in do_finish).
+template <int U>
 __device__ __forceinline__ void do_pull_part(const long long* off, const long long* ioff, const int* iadj, int n,
                                              int* depth, int* parent, unsigned* visited, int* ctl, int L, Tally& t) {
     // whole warps per round, for the ballots
@@ -687,7 +807,7 @@ __device__ __forceinline__ void do_pull_part(const long long* off, const long lo
                 }
             }
         }
-        if (e - b < DO_PULL_WARP) pull_serial<CNT_BLOCK>(off, iadj, depth, parent, visited, ctl, v, b, e, L, true, t);
+        if (e - b < DO_PULL_WARP) pull_serial<CNT_BLOCK, U>(off, iadj, depth, parent, visited, ctl, v, b, e, L, true, t);
     }
 }
 
@@ -713,9 +833,9 @@ extern "C" __global__ void __launch_bounds__(THREADS, 8) do_finish(const long lo
     const int bu = lv.bu, L = lv.L;
     Tally t{};
     if (bu) {
-        do_pull_part(off, ioff, iadj, n, depth, parent, visited, ctl, L, t);
+        do_pull_part<1>(off, ioff, iadj, n, depth, parent, visited, ctl, L, t);
     } else {
-        do_big_part(off, adj, depth, parent, visited, ctl, (L & 1) ? q0 : q1, big, L, t);
+        do_big_part<1>(off, adj, depth, parent, visited, ctl, (L & 1) ? q0 : q1, big, L, t);
     }
     finish_level<CNT_BLOCK>(ctl, t, true, ring, bu);
 }
@@ -757,6 +877,19 @@ extern "C" __global__ void __launch_bounds__(THREADS, 8) do_finish(const long lo
 #define SOLO_V 2048
 __device__ __forceinline__ bool solo_ok(int soloArcs, bool queued, int nin, u64 mf) {
     return soloArcs > 0 && queued && nin > 0 && nin <= SOLO_V && mf <= (u64)soloArcs;
+}
+
+// The device's log of a search: LOG_WORDS words a level: its frontier's
+// vertices, out-arcs and largest degree, the body that runs it, then the
+// global timer (ns) when the level was opened (its control words written
+// and its body chosen) and when its last block finished it (0 where not
+// known: the levels handed to the persistent kernel).
+#define LOG_WORDS 8
+enum { LOG_OPEN = 4, LOG_END = 5 };
+__device__ __forceinline__ u64 global_ns() {
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
 }
 
 // The tree as the host uploads it (adaptive.Tree with each leaf's
@@ -859,13 +992,14 @@ __device__ __forceinline__ void ad_open(int* ctl, int level, int nin, u64 mf, u6
 // frontier's counters and the body that runs it); with a ring (the
 // sweep's) the counters are posted there too.
 __device__ void ad_close(int* ctl, const int* s, const AdGraph& g, const AdNode* tree, int bu, bool queued, u64* ring,
-                         u64* log, int logCap, int soloArcs, int handoff) {
+                         u64* log, int logCap, int soloArcs, int handoff, u64 ended) {
     volatile int* c = ctl;
     const u64* s64 = (const u64*)s;
     int prev = s[C_IN];
     int out = s[C_OUT];
     if (out > s[C_CAP]) { c[C_OVERFLOW] = 1; out = 0; } // stop: the host reports it
     int level = s[C_LEVEL] + 1;
+    if (level - 1 < logCap) log[(long long)(level - 1) * LOG_WORDS + LOG_END] = ended;
     unsigned mx = (unsigned)s[C_MAXD];
     u64 mf = s64[C_MF / 2];
     u64 darcs = s64[C_DARCS / 2] + mf, disc = s64[C_DISC / 2] + (u64)out;
@@ -888,11 +1022,12 @@ __device__ void ad_close(int* ctl, const int* s, const AdGraph& g, const AdNode*
                                                                             (double)disc, (double)darcs, prev);
         c[C_CHOICE] = body;
         if (level < logCap) {
-            volatile u64* r = log + (long long)level * 4;
+            volatile u64* r = log + (long long)level * LOG_WORDS;
             r[0] = (u64)(unsigned)out;
             r[1] = mf;
             r[2] = mx;
             r[3] = (u64)body;
+            r[LOG_OPEN] = global_ns();
         }
     }
     // (no fence: the next level is the next launch, which sees every write)
@@ -955,9 +1090,11 @@ __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool que
     AdShared& sh = ad_shared[0];
     volatile int* c = ctl;
     flush_tally<CNT>(ctl, t, true);
+    u64 ended = 0; // thread 0's: when the level's last block finished it
     if (threadIdx.x == 0) {
         sh.last = atomicAdd((unsigned*)&ctl[C_TICKET], 1u) == sh.blocks - 1;
         if (sh.last) {
+            ended = global_ns();
             __threadfence();
             sh.split = split && c[C_BIG] > 0;
         }
@@ -975,7 +1112,7 @@ __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool que
             __syncthreads();
             if (threadIdx.x == 0) {
                 c[C_TICKET] = 0;
-                ad_close(ctl, sh.ctl, sh.g, sh.tree, bu, queued, ring, log, logCap, sh.solo, sh.handoff);
+                ad_close(ctl, sh.ctl, sh.g, sh.tree, bu, queued, ring, log, logCap, sh.solo, sh.handoff, ended);
             }
         }
         if (sh.persist && threadIdx.x == 0) { // release the others
@@ -1095,7 +1232,7 @@ __device__ void ad_solo(const long long* off, const int* adj, int* depth, int* p
                            ? B_HANDOFF
                            : ad_choose(sh.g, sh.tree, level, cur, (double)total, mx, (double)disc, (double)darcs, prev);
             if (level < logCap) {
-                volatile u64* r = log + (long long)level * 4;
+                volatile u64* r = log + (long long)level * LOG_WORDS;
                 r[0] = (u64)(unsigned)cur;
                 r[1] = (u64)total;
                 r[2] = mx;
@@ -1106,6 +1243,7 @@ __device__ void ad_solo(const long long* off, const int* adj, int* depth, int* p
             if (t == 0) {
                 c[C_CHOICE] = body;
                 ad_open(ctl, level, cur, (u64)total, darcs, disc, 0, true);
+                if (level < logCap) log[(long long)level * LOG_WORDS + LOG_OPEN] = global_ns();
                 *(volatile u64*)&ctl[C_INSPECTED] = ctl_u64(ctl, C_INSPECTED) + insp;
                 __threadfence();
                 c[C_GEN] = ++sh.gen;
@@ -1176,7 +1314,12 @@ __device__ void ad_solo(const long long* off, const int* adj, int* depth, int* p
         __syncthreads(); // the queue and its count, the block's stores seen by the block
         const int next = s.out, over = s.over;
         __syncthreads(); // read by all before thread 0 clears them
-        if (t == 0) insp += (u64)total;
+        if (t == 0) {
+            insp += (u64)total;
+            const u64 now = global_ns(); // the level's end, the next one's opening
+            if (level < logCap) log[(long long)level * LOG_WORDS + LOG_END] = now;
+            if (level + 1 < logCap) log[(long long)(level + 1) * LOG_WORDS + LOG_OPEN] = now;
+        }
         if (over && t == 0) c[C_OVERFLOW] = 1; // stop: the host reports it
         prev = cur;
         cur = over ? 0 : next;
@@ -1188,18 +1331,23 @@ __device__ void ad_solo(const long long* off, const int* adj, int* depth, int* p
 // ad_persist; false when there is none (the search is over, or the
 // sweep's one level is done). ad_level: the paper's arguments (count
 // ignored: always counted; ring, where not null, gets the counters of
-// every level closed), do-beamer's, the tree (header and nodes) and the log (4 words a
+// every level closed), do-beamer's, the tree (header and nodes) and the log (LOG_WORDS words a
 // level: vertices, out-arcs and largest degree of its frontier, its body;
 // logCap levels).
 #define ADARGS                                                                                                   \
     PARGS, int *q0, int *q1, int *big, int twarp, float alpha, float beta, const AdGraph *tg, u64 *log, int logCap, \
         int soloArcs, int handoff
+template <int CNT>
+__device__ __forceinline__ Tally edge_list_ad(PARGS, int L) { return edge_list_t<CNT, BODY_U>(PASS, L); }
+template <int CNT>
+__device__ __forceinline__ Tally vertex_pull_ad(PARGS, int L) { return vertex_pull_t<CNT, BODY_U>(PASS, L); }
 template <bool PERSIST>
 __device__ __forceinline__ bool ad_run(ADARGS) {
     __shared__ int s_nin, s_L, s_body, s_phase, s_qok, s_bu, s_solo;
     if (threadIdx.x == 0) {
         s_nin = ctl_word(ctl, C_LEVEL) >= ctl_word(ctl, C_STOP) ? 0 : ctl_word(ctl, C_IN);
         s_L = ctl_word(ctl, C_LEVEL);
+        if (blockIdx.x == 0 && s_L == 0 && logCap > 0 && ((volatile u64*)log)[LOG_OPEN] == 0) log[LOG_OPEN] = global_ns();
         s_body = ctl_word(ctl, C_CHOICE);
         s_phase = ctl_word(ctl, C_PHASE);
         s_qok = ctl_word(ctl, C_QOK);
@@ -1239,7 +1387,7 @@ __device__ __forceinline__ bool ad_run(ADARGS) {
     int* qout = (L & 1) ? q0 : q1;
     if (s_phase) { // do-beamer's big list
         Tally t{};
-        do_big_part(off, adj, depth, parent, visited, ctl, qout, big, L, t);
+        do_big_part<BODY_U>(off, adj, depth, parent, visited, ctl, qout, big, L, t);
         ad_finish<CNT_BLOCK>(ctl, t, tg, 0, true, false, ring, log, logCap);
         return true;
     }
@@ -1248,10 +1396,10 @@ __device__ __forceinline__ bool ad_run(ADARGS) {
     case base + CNT_ATOMIC: ad_finish<CNT_ATOMIC>(ctl, fn<CNT_ATOMIC>(PASS, L), tg, 0, false, false, ring, log, logCap); break; \
     case base + CNT_WARP: ad_finish<CNT_WARP>(ctl, fn<CNT_WARP>(PASS, L), tg, 0, false, false, ring, log, logCap); break;       \
     case base + CNT_BLOCK: ad_finish<CNT_BLOCK>(ctl, fn<CNT_BLOCK>(PASS, L), tg, 0, false, false, ring, log, logCap); break;
-        AD_CNT(B_EL, edge_list_t)
+        AD_CNT(B_EL, edge_list_ad)
         AD_CNT(B_REL, rev_edge_list_t)
         AD_CNT(B_VPUSH, vertex_push_t)
-        AD_CNT(B_VPULL, vertex_pull_t)
+        AD_CNT(B_VPULL, vertex_pull_ad)
 #undef AD_CNT
 #define AD_VW(i, w) \
     case B_VW + i: ad_finish<CNT_WARP>(ctl, vw_push_t<w, CNT_WARP>(PASS, L), tg, 0, false, false, ring, log, logCap); break;
@@ -1264,7 +1412,7 @@ __device__ __forceinline__ bool ad_run(ADARGS) {
     default: // B_DO
         if (s_bu) {
             Tally t{};
-            do_pull_part(off, ioff, iadj, n, depth, parent, visited, ctl, L, t);
+            do_pull_part<BODY_U>(off, ioff, iadj, n, depth, parent, visited, ctl, L, t);
             ad_finish<CNT_BLOCK>(ctl, t, tg, 1, false, false, ring, log, logCap);
         } else {
             Tally t = do_push_t(off, adj, n, depth, parent, visited, ctl, (L & 1) ? q1 : q0, qout, big, twarp, L, nin,
@@ -1308,6 +1456,7 @@ extern "C" __global__ void ad_begin(int* ctl, int body, u64* log) {
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
     ctl[C_CHOICE] = body;
     log[3] = body; // level 0's row: its body (ad_solo's, where the one block runs it)
+    log[LOG_OPEN] = 0; // the first launch of the search's kernel stamps it
     ctl[C_PHASE] = 0;
     ctl[C_QOK] = 1;
     ctl[C_STOP] = 0x7fffffff;

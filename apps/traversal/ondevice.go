@@ -58,7 +58,7 @@ const (
 	adGraphSize = 64
 	adNodeSize  = 24
 	adLogLevels = ringSlots
-	adLogWords  = 8 // LOG_WORDS: a level's counters, body, and global timer at its opening and its end
+	adLogWords  = 8                                                    // LOG_WORDS: a level's counters, body, and global timer at its opening and its end
 	adShared    = adGraphSize + adNodeSize*adMaxNodes + 4*ctlWords + 8 // ad_finish's AdShared: ad_level's dynamic shared memory
 	// adBlocksPerSM is ad_level's and ad_persist's __launch_bounds__
 	// minimum (AD_MINB): the blocks of 256 threads resident on an SM where

@@ -150,6 +150,9 @@ type AdaptiveTrace struct {
 	// the grid's barrier fall in the level after; 0 where not known (the
 	// levels handed to the persistent kernel).
 	Times []time.Duration
+	// Yields (decided on the device) is the heavy levels (or do-beamer's
+	// second passes) run by a kernel of their own (Options.OwnKernelArcs).
+	Yields int
 	// Predict is the host's time in the chooser, over every level.
 	Predict time.Duration
 }

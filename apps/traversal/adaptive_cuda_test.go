@@ -619,25 +619,31 @@ func TestAdaptiveOnDevice(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		seq   []int
-		solo  int // Options.OneBlockArcs
-		after int // Options.PersistentAfter
+		solo  int   // Options.OneBlockArcs
+		after int   // Options.PersistentAfter
+		pull  int64 // Options.OwnKernelArcs
 	}{
-		{"chain", all, -1, -1},
-		{"reversed", reversed, -1, -1},
-		{"do-beamer-between", between, -1, -1},
-		{"do-beamer-only", []int{bodyDOBeamer}, -1, -1},
-		{"edge-list-then-pull", []int{bodyEdgeList + 1, bodyEdgeList + 2, bodyVertexPull}, -1, -1},
-		{"one-block-chain", all, always, -1},
-		{"one-block-do-beamer", []int{bodyDOBeamer}, always, -1},
-		{"one-block-default", between, 0, -1},
-		{"handoff-do-beamer", []int{bodyDOBeamer}, -1, 1},
-		{"handoff-between", between, -1, 3},
+		{"chain", all, -1, -1, 0},
+		{"reversed", reversed, -1, -1, 0},
+		{"do-beamer-between", between, -1, -1, 0},
+		{"do-beamer-only", []int{bodyDOBeamer}, -1, -1, 0},
+		{"edge-list-then-pull", []int{bodyEdgeList + 1, bodyEdgeList + 2, bodyVertexPull}, -1, -1, 0},
+		{"one-block-chain", all, always, -1, 0},
+		{"one-block-do-beamer", []int{bodyDOBeamer}, always, -1, 0},
+		{"one-block-default", between, 0, -1, 0},
+		{"handoff-do-beamer", []int{bodyDOBeamer}, -1, 1, 0},
+		{"handoff-between", between, -1, 3, 0},
+		// every vertex-pull level and do-beamer second pass yielded to
+		// ad_heavy, more of them than
+		// the search's launches hold (the last ad_persist runs the rest)
+		{"own-kernel", []int{bodyVertexPull + 2, bodyDOBeamer, bodyVertexPull, bodyEdgeList + 2, bodyVertexPull + 1}, -1, -1, 1},
+		{"own-kernel-handoff", []int{bodyDOBeamer, bodyVertexPull + 2, bodyDOBeamer}, -1, 2, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ch := chainModel(t, cands, c.seq)
-			en := &engines{t: t, opt: Options{LevelsPerGraph: 4, TWCWarp: 4, OneBlockArcs: c.solo, PersistentAfter: c.after}}
+			en := &engines{t: t, opt: Options{LevelsPerGraph: 4, TWCWarp: 4, OneBlockArcs: c.solo, PersistentAfter: c.after, OwnKernelArcs: c.pull}}
 			defer func() { en.e.Close() }()
-			onDevice, solo, handed := 0, 0, 0
+			onDevice, solo, handed, yields := 0, 0, 0, 0
 			traversaltest.TestBFS(t, func(g *graph.Graph, root int32) ([]int32, []int32, error) {
 				e, err := en.get(g)
 				if err != nil {
@@ -660,6 +666,10 @@ func TestAdaptiveOnDevice(t *testing.T) {
 				if err := checkLevelTimes(r, tr); err != nil {
 					return nil, nil, err
 				}
+				if tr.Yields > 0 && c.pull <= 0 {
+					return nil, nil, fmt.Errorf("%d levels ran in ad_heavy, none should (OwnKernelArcs %d)", tr.Yields, c.pull)
+				}
+				yields += tr.Yields
 				want, err := adaptive.FromDepths(g, adaptive.StatsOf(g), r.Depth)
 				if err != nil {
 					return nil, nil, err
@@ -713,6 +723,9 @@ func TestAdaptiveOnDevice(t *testing.T) {
 			}
 			if c.after > 0 && handed == 0 {
 				t.Error("no search was handed to the persistent kernel")
+			}
+			if c.pull > 0 && yields == 0 {
+				t.Error("no level ran in ad_heavy")
 			}
 		})
 	}

@@ -108,6 +108,14 @@ type Options struct {
 	// of the device-decided grid (default 32; negative: never): a large
 	// road grid or 3-D mesh, thousands of levels of thousands of vertices.
 	PersistentAfter int
+	// OwnKernelArcs: a search decided on the device runs a heavy level in
+	// a kernel of its own (ad_heavy), at twice the occupancy of the
+	// device-decided kernel, whose registers its other bodies need: a
+	// vertex-pull level with at least this many unexplored arcs (a scan of
+	// every unvisited vertex's in-arcs) or the big vertices' arcs of a
+	// do-beamer push whose frontier has this many out-arcs (a Kronecker
+	// graph's hubs) (default 1<<23; negative: never).
+	OwnKernelArcs int64
 	// BlocksPerSM sizes the grids: at most this many blocks of 256
 	// threads per multiprocessor (default 8), grid-stride beyond.
 	BlocksPerSM int
@@ -312,6 +320,9 @@ func (o *Options) fill(g *graph.Graph) error {
 	}
 	if o.PersistentAfter == 0 {
 		o.PersistentAfter = persistentAfter
+	}
+	if o.OwnKernelArcs == 0 {
+		o.OwnKernelArcs = ownKernelArcs
 	}
 	switch {
 	case o.LevelsPerGraph < 1 || o.LevelsPerGraph > maxLevelsK:

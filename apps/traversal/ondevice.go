@@ -30,12 +30,16 @@ const oneBlock Strategy = 254
 // oneBlockArcs is Options.OneBlockArcs' default; oneBlockVertices is
 // adaptive.cu's SOLO_V, the most vertices of a frontier the one block
 // holds; persistentAfter is Options.PersistentAfter's default and
-// handOffMaxDegree adaptive.cu's HANDOFF_MAXDEG.
+// handOffMaxDegree adaptive.cu's HANDOFF_MAXDEG; ownKernelArcs is
+// Options.OwnKernelArcs' default, and heavyYields the levels a search may
+// yield to ad_heavy (a Kronecker graph's search has one such level).
 const (
 	oneBlockArcs     = 4096
 	oneBlockVertices = 2048
 	persistentAfter  = 32
 	handOffMaxDegree = 32
+	ownKernelArcs    = 1 << 23
+	heavyYields      = 1
 )
 
 // Device bodies: adaptive.cu's B_* values.
@@ -155,23 +159,51 @@ type deviceState struct {
 
 // adPersist is a search's launches: ad_persist, every level in one launch,
 // with every array a body of the tree may read (the COO arcs, the in-arcs
-// and their COO, do-beamer's big list), no ring; then the persistent
-// strategy's kernel, which runs the levels ad_persist hands it (B_HANDOFF)
-// and returns at once when the search is over (Engine.plan captures the
-// two).
+// and their COO, do-beamer's big list), no ring; on a graph with a level
+// it may yield (heavyArcs), heavyYields pairs of ad_heavy and ad_persist
+// after it, the last ad_persist yielding none; then the persistent
+// strategy's kernel, which runs the levels ad_persist hands it
+// (B_HANDOFF) and returns at once when the search is over (Engine.plan
+// captures them all). Every launch after a search's end returns at once.
 func (e *Engine) adPersist() ([]func() error, error) {
-	l, err := e.adLevelLaunch("ad_persist", 0)
+	heavy := e.heavyArcs()
+	l, err := e.adLevelLaunch("ad_persist", 0, heavy)
 	if err != nil {
 		return nil, err
 	}
+	runs := []func() error{l.Run}
+	if heavy > 0 {
+		// grid-stride over twice what is resident at 8 blocks an SM
+		p, err := e.adLaunch("ad_heavy", min(e.grid(max(e.n, e.m, 1)), 16*e.sms), 0, heavy)
+		if err != nil {
+			return nil, err
+		}
+		last, err := e.adLevelLaunch("ad_persist", 0, 0)
+		if err != nil {
+			return nil, err
+		}
+		for range heavyYields - 1 {
+			runs = append(runs, p.Run, l.Run)
+		}
+		runs = append(runs, p.Run, last.Run)
+	}
 	if e.handOff() == 0 {
-		return []func() error{l.Run}, nil
+		return runs, nil
 	}
 	rest, err := e.level(BFS, Persistent)
 	if err != nil {
 		return nil, err
 	}
-	return append([]func() error{l.Run}, rest...), nil
+	return append(runs, rest...), nil
+}
+
+// heavyArcs is ad_persist's heavyArcs argument: Options.OwnKernelArcs
+// where the graph has that many arcs, else 0 (no ad_heavy launches).
+func (e *Engine) heavyArcs() int64 {
+	if e.opt.OwnKernelArcs <= 0 || e.m < e.opt.OwnKernelArcs {
+		return 0
+	}
+	return e.opt.OwnKernelArcs
 }
 
 // handOff is ad_persist's handoff argument: Options.PersistentAfter where
@@ -228,18 +260,13 @@ func (e *Engine) needDevice() error {
 	return gpu.Write(d.tree, leaf, "the adaptive model's tree")
 }
 
-// adLevelLaunch is kernel's launch (ad_level or ad_persist), posting every
-// level's counters to ring where it is not 0.
-func (e *Engine) adLevelLaunch(kernel string, ring uint64) (*gpu.Launch, error) {
+// adLevelLaunch is kernel's launch (ad_level or ad_persist) over what is
+// resident, posting every level's counters to ring where it is not 0,
+// yielding heavy levels of heavyArcs arcs (ad_persist; 0: none).
+func (e *Engine) adLevelLaunch(kernel string, ring uint64, heavyArcs int64) (*gpu.Launch, error) {
 	if err := e.needDevice(); err != nil {
 		return nil, err
 	}
-	d := &e.ad.dev
-	alpha, beta := uint64(math.Float32bits(float32(e.opt.Alpha))), uint64(math.Float32bits(float32(e.opt.Beta)))
-	// a grid for the widest body of one thread per item (the others
-	// stride), at most what is resident at once: ad_persist's grid barrier
-	// needs every block resident, and for ad_level a second wave of blocks
-	// doubles the cost of the many small levels
 	if e.ad.perSM == 0 {
 		// the launch bounds ask for adBlocksPerSM; a device with fewer
 		// registers or less shared memory an SM may hold fewer, and
@@ -253,17 +280,25 @@ func (e *Engine) adLevelLaunch(kernel string, ring uint64) (*gpu.Launch, error) 
 		}
 		e.ad.perSM = min(r, adBlocksPerSM)
 	}
+	// a grid for the widest body of one thread per item (the others
+	// stride), at most what is resident at once: ad_persist's grid barrier
+	// needs every block resident, and for ad_level a second wave of blocks
+	// doubles the cost of the many small levels
 	work := max(e.m, e.inArcCount(), e.n, 1)
-	l, err := e.ad.mod.Launch(kernel, min(e.grid(work), e.ad.perSM*e.sms), threads, adShared, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Ptr(e.src),
+	return e.adLaunch(kernel, min(e.grid(work), e.ad.perSM*e.sms), ring, heavyArcs)
+}
+
+// adLaunch is a launch of a kernel of adaptive.cu's ADARGS: the graph, the
+// search's arrays, the tree and the log, the options.
+func (e *Engine) adLaunch(kernel string, grid int, ring uint64, heavyArcs int64) (*gpu.Launch, error) {
+	d := &e.ad.dev
+	alpha, beta := uint64(math.Float32bits(float32(e.opt.Alpha))), uint64(math.Float32bits(float32(e.opt.Beta)))
+	return e.ad.mod.Launch(kernel, grid, threads, adShared, gpu.Ptr(e.off), gpu.Ptr(e.adj), gpu.Ptr(e.src),
 		gpu.Ptr(e.ioff), gpu.Ptr(e.iadj), gpu.Ptr(e.ad.isrc), gpu.Int(int(e.n)), uint64(e.m), uint64(e.inArcCount()),
 		gpu.Ptr(e.depth), gpu.Ptr(e.parent), gpu.Ptr(e.mark), gpu.Ptr(e.ctl), gpu.Int(1), ring,
 		gpu.Ptr(e.q0), gpu.Ptr(e.q1), gpu.Ptr(e.ad.big), gpu.Int(e.opt.TWCWarp), alpha, beta,
 		gpu.Ptr(d.tree), gpu.Ptr(d.log), gpu.Int(adLogLevels), gpu.Int(max(e.opt.OneBlockArcs, 0)),
-		gpu.Int(e.handOff()))
-	if err != nil {
-		return nil, err
-	}
-	return l, nil
+		gpu.Int(e.handOff()), uint64(heavyArcs))
 }
 
 // planDeviceLevel is the oracle sweep's captured graph of one level of a
@@ -284,7 +319,7 @@ func (e *Engine) planDeviceLevel(body int, queued bool) (*gpu.Graph, error) {
 	if err := e.needRing(); err != nil {
 		return nil, err
 	}
-	level, err := e.adLevelLaunch("ad_level", e.ad.ring.Arg())
+	level, err := e.adLevelLaunch("ad_level", e.ad.ring.Arg(), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -392,6 +427,9 @@ func (e *Engine) deviceTrace(root int32, levels int) (*AdaptiveTrace, error) {
 			took = time.Duration(end - open)
 		}
 		tr.Times = append(tr.Times, took)
+		if row[6] == 1 {
+			tr.Yields++
+		}
 		ran, ok := strategyOfBody(body)
 		if !ok {
 			return nil, fmt.Errorf("traversal: the device's log names body %d at level %d", body, l)

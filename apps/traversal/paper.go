@@ -26,7 +26,7 @@ var adaptivePTX string
 var AdaptiveModule = gpu.PTXModule{Name: "adaptive", PTX: adaptivePTX, Entries: adaptiveEntries()}
 
 func adaptiveEntries() []string {
-	out := []string{"do_push", "do_finish", "queue_counters", "frontier_rebuild", "abegin", "copy_words", "ctl_copy", "level_check", "ring_clear", "ad_level", "ad_persist", "ad_begin", "ad_set"}
+	out := []string{"do_push", "do_finish", "queue_counters", "frontier_rebuild", "abegin", "copy_words", "ctl_copy", "level_check", "ring_clear", "ad_level", "ad_persist", "ad_heavy", "ad_begin", "ad_set"}
 	for _, s := range Strategies() {
 		if s.Paper() {
 			out = append(out, paperEntry(s))

@@ -46,6 +46,7 @@ type traverseFlags struct {
 	alpha, beta   float64
 	oneBlock      int
 	persistAfter  int
+	ownKernel     int
 	format        outputFormat
 	out           string
 	levels        string
@@ -105,6 +106,7 @@ func traverseCommand(p problem, env environment) *cobra.Command {
 	} else {
 		fl.Float64Var(&f.alpha, "alpha", 15, "direction-optimizing (and --gpu's do-beamer): go bottom-up when the frontier's arcs exceed the unvisited vertices' arcs / alpha (Beamer: 15)")
 		fl.Float64Var(&f.beta, "beta", 18, "direction-optimizing (and --gpu's do-beamer): go back top-down when the frontier falls below vertices / beta (Beamer: 18)")
+		fl.IntVar(&f.ownKernel, "own-kernel", 1<<23, "--gpu --strategy adaptive (decided on the device): a vertex-pull level with at least this many unexplored arcs, or a do-beamer push of a frontier with this many out-arcs (its big vertices' arcs), runs in a kernel of its own at twice the occupancy of the device-decided kernel (two launches more; a Kronecker graph's hubs and the level after them); 0: never")
 		fl.IntVar(&f.persistAfter, "persistent-after", 32, "--gpu --strategy adaptive (decided on the device): from this level on, a queued frontier too large for the one block, on a graph of at most 32 out-arcs a vertex, and the levels after it go to the persistent strategy's kernel (a large road grid or 3-D mesh: thousands of levels); 0: never")
 		fl.IntVar(&f.oneBlock, "one-block", 4096, "--gpu --strategy adaptive (decided on the device): a queued frontier of at most 2048 vertices and this many out-arcs runs in one block, level after level, while the rest of the GPU waits (a level of the whole GPU costs about 10 us however small); 0: never")
 	}
@@ -258,7 +260,8 @@ func (f *traverseFlags) parse(c *cobra.Command, p problem, arg string) (*travers
 			floatIn("alpha", f.alpha, 0, math.Inf(1), true, "direction-optimizing's top-down to bottom-up threshold"),
 			floatIn("beta", f.beta, 0, math.Inf(1), true, "direction-optimizing's bottom-up to top-down threshold"),
 			intIn("one-block", f.oneBlock, 0, 1<<30, "out-arcs of a frontier one block runs; 0: never"),
-			intIn("persistent-after", f.persistAfter, 0, 1<<30, "a level; 0: never"))
+			intIn("persistent-after", f.persistAfter, 0, 1<<30, "a level; 0: never"),
+			intIn("own-kernel", f.ownKernel, 0, 1<<40, "arcs; 0: never"))
 	}
 	if err := firstErr(checks...); err != nil {
 		return nil, err
@@ -476,7 +479,7 @@ func runTraverse(c *cobra.Command, p problem, arg string, f *traverseFlags) erro
 	}
 	var t traverser
 	if f.useGPU {
-		if t, err = openGPU(ctx, g, p, f.device, engine.Options{Delta: float32(f.delta), Alpha: f.alpha, Beta: f.beta, OneBlockArcs: never(f.oneBlock), PersistentAfter: never(f.persistAfter), ScheduleCache: f.cache.open(c.ErrOrStderr())}); err != nil {
+		if t, err = openGPU(ctx, g, p, f.device, engine.Options{Delta: float32(f.delta), Alpha: f.alpha, Beta: f.beta, OneBlockArcs: never(f.oneBlock), PersistentAfter: never(f.persistAfter), OwnKernelArcs: int64(never(f.ownKernel)), ScheduleCache: f.cache.open(c.ErrOrStderr())}); err != nil {
 			return err
 		}
 		if st.chooser != nil {

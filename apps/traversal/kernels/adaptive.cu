@@ -359,24 +359,24 @@ __device__ __forceinline__ void pull_serial(const long long* off, const int* iad
                 return;
             }
         }
-        return;
-    }
-    for (long long k = b; k < e; k += U) {
-        int u[U], d[U];
+    } else {
+        for (long long k = b; k < e; k += U) {
+            int u[U], d[U];
 #pragma unroll
-        for (int j = 0; j < U; j++) u[j] = k + j < e ? iadj[k + j] : -1;
+            for (int j = 0; j < U; j++) u[j] = k + j < e ? iadj[k + j] : -1;
 #pragma unroll
-        for (int j = 0; j < U; j++) d[j] = u[j] >= 0 ? depth[u[j]] : -1;
+            for (int j = 0; j < U; j++) d[j] = u[j] >= 0 ? depth[u[j]] : -1;
 #pragma unroll
-        for (int j = 0; j < U; j++) {
-            if (u[j] < 0) break;
-            t.insp++;
-            if (d[j] == L) {
-                depth[v] = L + 1;
-                atomicOr(&visited[v >> 5], 1u << (v & 31));
-                parent[v] = u[j];
-                found<CNT>(ctl, off, v, count, t);
-                return;
+            for (int j = 0; j < U; j++) {
+                if (u[j] < 0) break;
+                t.insp++;
+                if (d[j] == L) {
+                    depth[v] = L + 1;
+                    atomicOr(&visited[v >> 5], 1u << (v & 31));
+                    parent[v] = u[j];
+                    found<CNT>(ctl, off, v, count, t);
+                    return;
+                }
             }
         }
     }
@@ -859,6 +859,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 8) do_finish(const long lo
 #define C_PHASE 17  // 1: the current level's big list waits for its second launch
 #define C_QOK 18    // the current level's queue is whole
 #define C_STOP 19   // ad_level runs no level from this one on (the sweep's one level)
+#define C_YIELD 20  // ad_persist leaves the current level (or pass) to ad_heavy (yield_ok)
 #define C_GEN 128   // ad_persist's barrier generation (traversal.cu's persistent kernel's word)
 #define C_DISC 142  // u64: vertices discovered so far, the frontier's included
 
@@ -883,9 +884,10 @@ __device__ __forceinline__ bool solo_ok(int soloArcs, bool queued, int nin, u64 
 // vertices, out-arcs and largest degree, the body that runs it, then the
 // global timer (ns) when the level was opened (its control words written
 // and its body chosen) and when its last block finished it (0 where not
-// known: the levels handed to the persistent kernel).
+// known: the levels handed to the persistent kernel), and 1 where ad_heavy
+// ran the level (or its second pass).
 #define LOG_WORDS 8
-enum { LOG_OPEN = 4, LOG_END = 5 };
+enum { LOG_OPEN = 4, LOG_END = 5, LOG_HEAVY = 6 };
 __device__ __forceinline__ u64 global_ns() {
     u64 t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -914,10 +916,29 @@ struct AdGraph { // the graph's features (adaptive.GraphStats)
 // large for the one block, on a graph of at most HANDOFF_MAXDEG out-arcs a
 // vertex (the persistent kernel gives a vertex's arcs to one thread), goes
 // there.
+// Where a level can be handed off, the one block keeps it only up to
+// HANDOFF_SOLO out-arcs: its level costs about 4 us + 15 ns a vertex, the
+// persistent kernel's about 10 us (a 3000x3000 road grid: 22 us for the
+// block's levels of 1000 to 1500 vertices).
 #define B_HANDOFF 19
 #define HANDOFF_MAXDEG 32
+#define HANDOFF_SOLO 1024
 __device__ __forceinline__ bool handoff_ok(int handoff, const AdGraph& g, bool queued, int level, int nin) {
     return handoff > 0 && queued && nin > 0 && level >= handoff && g.maxdeg <= HANDOFF_MAXDEG;
+}
+
+// C_YIELD: ad_persist returns before a heavy level, ad_heavy (a
+// standalone kernel's occupancy: 8 blocks an SM against ad_persist's 4,
+// whose registers its bodies need) runs it and closes it, and the next
+// ad_persist goes on. Heavy: a vertex-pull level or a do-beamer pull of at
+// least heavyArcs unexplored arcs (a scan of every unvisited vertex's
+// in-arcs), or the second pass of a do-beamer push whose frontier has at
+// least heavyArcs out-arcs (the big list's arcs); latency-bound at half the threads
+// (the device's clock, Kronecker scale 23: a pull level of 496 us in
+// ad_persist against 268 us in the vertex pull's own kernel, a push of
+// hubs 912 us against do-beamer's 604). A yield costs two launches.
+__device__ __forceinline__ bool yield_ok(long long heavyArcs, const AdGraph& g, int body, double darcs) {
+    return heavyArcs > 0 && body >= B_VPULL && body < B_VPULL + 3 && g.m - darcs >= (double)heavyArcs;
 }
 
 // The features' indices (adaptive.Feature).
@@ -973,6 +994,7 @@ __device__ __forceinline__ void ad_open(int* ctl, int level, int nin, u64 mf, u6
     c[C_BIG] = 0;
     c[C_PHASE] = 0;
     c[C_QOK] = queued;
+    c[C_YIELD] = 0; // the closer sets it once the body is chosen
     c[C_MAXD] = 0;
     c[C_RLEVEL] = level;
     *(volatile u64*)&ctl[C_MF] = 0;
@@ -992,7 +1014,7 @@ __device__ __forceinline__ void ad_open(int* ctl, int level, int nin, u64 mf, u6
 // frontier's counters and the body that runs it); with a ring (the
 // sweep's) the counters are posted there too.
 __device__ void ad_close(int* ctl, const int* s, const AdGraph& g, const AdNode* tree, int bu, bool queued, u64* ring,
-                         u64* log, int logCap, int soloArcs, int handoff, u64 ended) {
+                         u64* log, int logCap, int soloArcs, int handoff, long long heavyArcs, u64 ended) {
     volatile int* c = ctl;
     const u64* s64 = (const u64*)s;
     int prev = s[C_IN];
@@ -1016,11 +1038,13 @@ __device__ void ad_close(int* ctl, const int* s, const AdGraph& g, const AdNode*
     if (out > 0) {
         // a level the one block takes (ad_solo) or the persistent kernel
         // needs no walk of the tree
-        int body = solo_ok(soloArcs, queued, out, mf)             ? B_SOLO
-                   : handoff_ok(handoff, g, queued, level, out) ? B_HANDOFF
-                                                                : ad_choose(g, tree, level, out, (double)mf, mx,
-                                                                            (double)disc, (double)darcs, prev);
+        const bool hand = handoff_ok(handoff, g, queued, level, out);
+        int body = solo_ok(soloArcs, queued, out, mf) && !(hand && mf > HANDOFF_SOLO)
+                       ? B_SOLO
+                   : hand ? B_HANDOFF
+                          : ad_choose(g, tree, level, out, (double)mf, mx, (double)disc, (double)darcs, prev);
         c[C_CHOICE] = body;
+        c[C_YIELD] = yield_ok(heavyArcs, g, body, (double)darcs);
         if (level < logCap) {
             volatile u64* r = log + (long long)level * LOG_WORDS;
             r[0] = (u64)(unsigned)out;
@@ -1028,6 +1052,7 @@ __device__ void ad_close(int* ctl, const int* s, const AdGraph& g, const AdNode*
             r[2] = mx;
             r[3] = (u64)body;
             r[LOG_OPEN] = global_ns();
+            r[LOG_HEAVY] = 0;
         }
     }
     // (no fence: the next level is the next launch, which sees every write)
@@ -1052,6 +1077,7 @@ struct AdShared { // ad_finish's shared memory, one copy for every body
     int haveTree; // g and tree hold the tree (ad_persist loads it once, at its start)
     int solo;     // ad_persist: ad_solo's arc bound (0: never)
     int handoff;  // ad_persist: the first level it may hand to the persistent kernel (0: never)
+    long long heavyArcs; // ad_persist: it yields a level of this many arcs to ad_heavy (yield_ok; 0: never)
 };
 extern __shared__ AdShared ad_shared[]; // ad_level's and ad_persist's dynamic shared memory
 // ad_load_tree loads the tree into the block's shared memory (every
@@ -1105,6 +1131,8 @@ __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool que
             if (threadIdx.x == 0) {
                 c[C_TICKET] = 0;
                 c[C_PHASE] = 1;
+                // the big list's arcs (the frontier's, most of them) to ad_heavy
+                c[C_YIELD] = sh.heavyArcs > 0 && ctl_u64(ctl, C_CURMF) >= (u64)sh.heavyArcs;
             }
         } else {
             if (!sh.haveTree) ad_load_tree(tg);
@@ -1112,7 +1140,8 @@ __device__ void ad_finish(int* ctl, Tally t, const AdGraph* tg, int bu, bool que
             __syncthreads();
             if (threadIdx.x == 0) {
                 c[C_TICKET] = 0;
-                ad_close(ctl, sh.ctl, sh.g, sh.tree, bu, queued, ring, log, logCap, sh.solo, sh.handoff, ended);
+                ad_close(ctl, sh.ctl, sh.g, sh.tree, bu, queued, ring, log, logCap, sh.solo, sh.handoff, sh.heavyArcs,
+                         ended);
             }
         }
         if (sh.persist && threadIdx.x == 0) { // release the others
@@ -1219,7 +1248,8 @@ __device__ void ad_solo(const long long* off, const int* adj, int* depth, int* p
         // step 0's frontier was closed (and counted) by the closer before;
         // after SOLO_LEVELS the grid's barrier is met once, and the next
         // level is the block's again
-        const bool ok = solo_ok(sh.solo, true, cur, (u64)total);
+        const bool hand = handoff_ok(sh.handoff, sh.g, true, level, cur);
+        const bool ok = solo_ok(sh.solo, true, cur, (u64)total) && !(hand && total > HANDOFF_SOLO);
         const bool go = cur > 0 && (step == 0 || (ok && step < SOLO_LEVELS));
         int body = B_SOLO; // thread 0's
         if (t == 0 && cur > 0) {
@@ -1228,20 +1258,21 @@ __device__ void ad_solo(const long long* off, const int* adj, int* depth, int* p
                 disc += (u64)cur;
             }
             if (!ok)
-                body = handoff_ok(sh.handoff, sh.g, true, level, cur)
-                           ? B_HANDOFF
-                           : ad_choose(sh.g, sh.tree, level, cur, (double)total, mx, (double)disc, (double)darcs, prev);
+                body = hand ? B_HANDOFF
+                            : ad_choose(sh.g, sh.tree, level, cur, (double)total, mx, (double)disc, (double)darcs, prev);
             if (level < logCap) {
                 volatile u64* r = log + (long long)level * LOG_WORDS;
                 r[0] = (u64)(unsigned)cur;
                 r[1] = (u64)total;
                 r[2] = mx;
                 r[3] = (u64)body;
+                r[LOG_HEAVY] = 0;
             }
         }
         if (!go) { // the level closed as ad_close does; the grid goes on
             if (t == 0) {
                 c[C_CHOICE] = body;
+                c[C_YIELD] = yield_ok(sh.heavyArcs, sh.g, body, (double)darcs);
                 ad_open(ctl, level, cur, (u64)total, darcs, disc, 0, true);
                 if (level < logCap) log[(long long)level * LOG_WORDS + LOG_OPEN] = global_ns();
                 *(volatile u64*)&ctl[C_INSPECTED] = ctl_u64(ctl, C_INSPECTED) + insp;
@@ -1336,19 +1367,20 @@ __device__ void ad_solo(const long long* off, const int* adj, int* depth, int* p
 // logCap levels).
 #define ADARGS                                                                                                   \
     PARGS, int *q0, int *q1, int *big, int twarp, float alpha, float beta, const AdGraph *tg, u64 *log, int logCap, \
-        int soloArcs, int handoff
+        int soloArcs, int handoff, long long heavyArcs
 template <int CNT>
 __device__ __forceinline__ Tally edge_list_ad(PARGS, int L) { return edge_list_t<CNT, BODY_U>(PASS, L); }
 template <int CNT>
 __device__ __forceinline__ Tally vertex_pull_ad(PARGS, int L) { return vertex_pull_t<CNT, BODY_U>(PASS, L); }
 template <bool PERSIST>
 __device__ __forceinline__ bool ad_run(ADARGS) {
-    __shared__ int s_nin, s_L, s_body, s_phase, s_qok, s_bu, s_solo;
+    __shared__ int s_nin, s_L, s_body, s_phase, s_qok, s_bu, s_solo, s_yield;
     if (threadIdx.x == 0) {
         s_nin = ctl_word(ctl, C_LEVEL) >= ctl_word(ctl, C_STOP) ? 0 : ctl_word(ctl, C_IN);
         s_L = ctl_word(ctl, C_LEVEL);
         if (blockIdx.x == 0 && s_L == 0 && logCap > 0 && ((volatile u64*)log)[LOG_OPEN] == 0) log[LOG_OPEN] = global_ns();
         s_body = ctl_word(ctl, C_CHOICE);
+        s_yield = PERSIST && ad_shared[0].heavyArcs > 0 && ctl_word(ctl, C_YIELD);
         s_phase = ctl_word(ctl, C_PHASE);
         s_qok = ctl_word(ctl, C_QOK);
         s_bu = 0;
@@ -1356,6 +1388,12 @@ __device__ __forceinline__ bool ad_run(ADARGS) {
             u64 dis = ctl_u64(ctl, C_DARCS), cur = ctl_u64(ctl, C_CURMF);
             double mu = dis >= (u64)m ? 0.0 : (double)((u64)m - dis);
             s_bu = ctl_word(ctl, C_BU) ? !((double)s_nin * (double)beta < (double)n) : (double)cur * (double)alpha > mu;
+            // a pull over heavyArcs unexplored arcs or more: ad_heavy's
+            // (every block decides alike from the same words)
+            if (PERSIST && s_bu && ad_shared[0].heavyArcs > 0 && mu >= (double)ad_shared[0].heavyArcs) {
+                s_yield = 1;
+                if (blockIdx.x == 0) ((volatile int*)ctl)[C_YIELD] = 1;
+            }
         }
         // A top-down do-beamer level deals its queue (or the stamps) a
         // thread an item: the blocks past the items have nothing to do,
@@ -1372,7 +1410,7 @@ __device__ __forceinline__ bool ad_run(ADARGS) {
     }
     __syncthreads();
     const int nin = s_nin, L = s_L;
-    if (nin == 0 || s_body == B_HANDOFF) return false; // over, or the persistent kernel's
+    if (nin == 0 || s_body == B_HANDOFF || s_yield) return false; // over, the persistent kernel's, or ad_heavy's
     if (PERSIST && s_solo) { // block 0 alone, the others at the grid's barrier
         if (blockIdx.x == 0) {
             ad_solo(off, adj, depth, parent, visited, ctl, q0, q1, log, logCap, L, nin);
@@ -1422,12 +1460,15 @@ __device__ __forceinline__ bool ad_run(ADARGS) {
     }
     return true;
 }
-#define ADPASS PASS, q0, q1, big, twarp, alpha, beta, tg, log, logCap, soloArcs, handoff
+#define ADPASS PASS, q0, q1, big, twarp, alpha, beta, tg, log, logCap, soloArcs, handoff, heavyArcs
 
 // ad_level runs one launch's worth: a level, or a do-beamer level's first
 // pass (the sweep, and a search of captured launches).
 extern "C" __global__ void __launch_bounds__(THREADS, AD_MINB) ad_level(ADARGS) {
-    if (threadIdx.x == 0) ad_shared[0].persist = ad_shared[0].haveTree = ad_shared[0].solo = ad_shared[0].handoff = 0;
+    if (threadIdx.x == 0) {
+        ad_shared[0].persist = ad_shared[0].haveTree = ad_shared[0].solo = ad_shared[0].handoff = 0;
+        ad_shared[0].heavyArcs = 0;
+    }
     ad_run<false>(ADPASS);
 }
 
@@ -1437,15 +1478,71 @@ extern "C" __global__ void __launch_bounds__(THREADS, AD_MINB) ad_level(ADARGS) 
 // resident (AD_MINB blocks an SM where the device allows; the host asks the driver how many): a grid
 // that is not times out in about 4 s with C_OVERFLOW = 2.
 extern "C" __global__ void __launch_bounds__(THREADS, AD_MINB) ad_persist(ADARGS) {
+    __shared__ int s_idle;
+    if (threadIdx.x == 0) { // a launch after the search's end, a hand-off or a yield: no tree to load
+        const int body = ctl_word(ctl, C_CHOICE);
+        s_idle = ctl_word(ctl, C_IN) == 0 || ctl_word(ctl, C_LEVEL) >= ctl_word(ctl, C_STOP) || body == B_HANDOFF ||
+                 (heavyArcs > 0 && ctl_word(ctl, C_YIELD));
+    }
+    __syncthreads();
+    if (s_idle) return;
     ad_load_tree(tg); // once: whichever block closes a level has it
     if (threadIdx.x == 0) {
         ad_shared[0].persist = ad_shared[0].haveTree = 1;
         ad_shared[0].solo = soloArcs;
         ad_shared[0].handoff = handoff;
+        ad_shared[0].heavyArcs = heavyArcs;
         ad_shared[0].gen = ctl_word(ctl, C_GEN);
     }
     __syncthreads();
     while (ad_run<true>(ADPASS)) {
+    }
+}
+
+// ad_heavy runs the level (or do-beamer's second pass) ad_persist
+// yielded (C_YIELD) at a standalone kernel's occupancy, and closes it as
+// ad_level's closer does, with ad_persist's rules for the next level
+// (heavyArcs, solo, handoff): a later ad_persist goes on from there.
+// Without a yielded level it returns at once.
+extern "C" __global__ void __launch_bounds__(THREADS, 8) ad_heavy(ADARGS) {
+    __shared__ int s_go, s_body, s_L, s_phase;
+    if (threadIdx.x == 0) {
+        AdShared& sh = ad_shared[0];
+        sh.persist = sh.haveTree = 0;
+        sh.solo = soloArcs;
+        sh.handoff = handoff;
+        sh.heavyArcs = heavyArcs;
+        sh.blocks = gridDim.x;
+        s_L = ctl_word(ctl, C_LEVEL);
+        s_body = ctl_word(ctl, C_CHOICE);
+        s_phase = ctl_word(ctl, C_PHASE);
+        s_go = ctl_word(ctl, C_YIELD) && ctl_word(ctl, C_IN) > 0 && s_L < ctl_word(ctl, C_STOP);
+    }
+    __syncthreads();
+    if (!s_go) return;
+    if (blockIdx.x == 0 && threadIdx.x == 0 && s_L < logCap) log[(long long)s_L * LOG_WORDS + LOG_HEAVY] = 1;
+    count = 1;
+    if (s_phase) { // do-beamer's big list, as do_finish takes it
+        Tally t{};
+        do_big_part<1>(off, adj, depth, parent, visited, ctl, (s_L & 1) ? q0 : q1, big, s_L, t);
+        ad_finish<CNT_BLOCK>(ctl, t, tg, 0, true, false, ring, log, logCap);
+        return;
+    }
+    switch (s_body) {
+    case B_DO: { // a do-beamer pull (ad_run's rule), as do_finish pulls
+        Tally t{};
+        do_pull_part<1>(off, ioff, iadj, n, depth, parent, visited, ctl, s_L, t);
+        ad_finish<CNT_BLOCK>(ctl, t, tg, 1, false, false, ring, log, logCap);
+        break;
+    }
+    case B_VPULL + CNT_ATOMIC:
+        ad_finish<CNT_ATOMIC>(ctl, vertex_pull_t<CNT_ATOMIC>(PASS, s_L), tg, 0, false, false, ring, log, logCap);
+        break;
+    case B_VPULL + CNT_WARP:
+        ad_finish<CNT_WARP>(ctl, vertex_pull_t<CNT_WARP>(PASS, s_L), tg, 0, false, false, ring, log, logCap);
+        break;
+    default:
+        ad_finish<CNT_BLOCK>(ctl, vertex_pull_t<CNT_BLOCK>(PASS, s_L), tg, 0, false, false, ring, log, logCap);
     }
 }
 
@@ -1457,9 +1554,11 @@ extern "C" __global__ void ad_begin(int* ctl, int body, u64* log) {
     ctl[C_CHOICE] = body;
     log[3] = body; // level 0's row: its body (ad_solo's, where the one block runs it)
     log[LOG_OPEN] = 0; // the first launch of the search's kernel stamps it
+    log[LOG_HEAVY] = 0;
     ctl[C_PHASE] = 0;
     ctl[C_QOK] = 1;
     ctl[C_STOP] = 0x7fffffff;
+    ctl[C_YIELD] = 0;
     *(u64*)&ctl[C_DISC] = 1;
     __threadfence();
 }

@@ -338,6 +338,17 @@ __device__ void vertex_push(PARGS) {
     finish_level<CNT>(ctl, t, count, ring, -1);
 }
 
+// pull_claim: v, unvisited and its thread's alone in a pull, joins level
+// L + 1 from frontier vertex u.
+template <int CNT>
+__device__ __forceinline__ void pull_claim(const long long* off, int* depth, int* parent, unsigned* visited, int* ctl,
+                                           int v, int u, int L, bool count, Tally& t) {
+    depth[v] = L + 1;
+    atomicOr(&visited[v >> 5], 1u << (v & 31));
+    parent[v] = u;
+    found<CNT>(ctl, off, v, count, t);
+}
+
 // pull_serial scans v's in-arcs [b, e) in turn to the first whose source
 // is in the frontier of level L, and claims v from it: v is the calling
 // thread's alone, so no atomics but the visited bit's. With U > 1, U
@@ -352,10 +363,7 @@ __device__ __forceinline__ void pull_serial(const long long* off, const int* iad
             int u = iadj[k];
             t.insp++;
             if (depth[u] == L) {
-                depth[v] = L + 1;
-                atomicOr(&visited[v >> 5], 1u << (v & 31));
-                parent[v] = u;
-                found<CNT>(ctl, off, v, count, t);
+                pull_claim<CNT>(off, depth, parent, visited, ctl, v, u, L, count, t);
                 return;
             }
         }
@@ -371,10 +379,7 @@ __device__ __forceinline__ void pull_serial(const long long* off, const int* iad
                 if (u[j] < 0) break;
                 t.insp++;
                 if (d[j] == L) {
-                    depth[v] = L + 1;
-                    atomicOr(&visited[v >> 5], 1u << (v & 31));
-                    parent[v] = u[j];
-                    found<CNT>(ctl, off, v, count, t);
+                    pull_claim<CNT>(off, depth, parent, visited, ctl, v, u[j], L, count, t);
                     return;
                 }
             }
@@ -417,10 +422,7 @@ __device__ __forceinline__ Tally vertex_pull_t(PARGS, int L) {
             const int v = (int)(v0 + j * stride);
             t.insp++;
             if (d[j] == L) {
-                depth[v] = L + 1;
-                atomicOr(&visited[v >> 5], 1u << (v & 31));
-                parent[v] = u[j];
-                found<CNT>(ctl, off, v, count, t);
+                pull_claim<CNT>(off, depth, parent, visited, ctl, v, u[j], L, count, t);
             } else {
                 pull_serial<CNT, U>(off, iadj, depth, parent, visited, ctl, v, b[j] + 1, e[j], L, count, t);
             }

@@ -13,6 +13,9 @@
 # Usage: scripts/mpi-scale.sh [SCALE [EDGE_FACTOR]]   (default 21 16)
 # Env: OUT (default /tmp/spac-scale), NP (default "1 2 4"), BLOCK (default
 # 1024), MEMCAP: a soft memory limit per process (GOMEMLIMIT, e.g. 3GiB),
+# HARDCAP: a hard one in MiB, each process in a memory cgroup of its own
+# (scripts/memcap.sh: root and a writable cgroup file system; a process
+# past it is killed, and its row says so),
 # PASSES (--passes, default the command's), NO_SINGLE=1 skips the
 # single-machine run, SPAC: a prebuilt MPI build of spac to run for every
 # step (nothing is built then: on a machine without Go or Debian's MPI
@@ -42,27 +45,42 @@ env=()
 [ -n "${MEMCAP:-}" ] && env+=(-x "GOMEMLIMIT=$MEMCAP")
 extra=()
 [ -n "${PASSES:-}" ] && extra+=(--passes "$PASSES")
+cap=()
+[ -n "${HARDCAP:-}" ] && cap=(scripts/memcap.sh "$HARDCAP")
+killed() { # the row of a run that did not finish
+  echo "| $1 | - | - | $2 | - | - | killed at the ${HARDCAP:-?} MiB cap (exit $3) |"
+}
 echo "input: $("$single" stats "$in" --quiet 2>/dev/null | head -2 | tr '\n' ' ')" >&2
 echo "| processes | partition s | read s | wall s | copies | RF | peak MiB per process (each) |"
 echo "|---|---|---|---|---|---|---|"
 if [ -z "${NO_SINGLE:-}" ]; then
+  rc=0
   if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f "%e %M" -o "$out/single.time" "$single" partition "$in" -b "$block" --quiet >"$out/single.txt"
+    /usr/bin/time -f "%e %M" -o "$out/single.time" "${cap[@]}" "$single" partition "$in" -b "$block" --quiet >"$out/single.txt" || rc=$?
   else
     t0=$(date +%s.%N)
-    "$single" partition "$in" -b "$block" --quiet >"$out/single.txt"
+    "${cap[@]}" "$single" partition "$in" -b "$block" --quiet >"$out/single.txt" || rc=$?
     awk -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f 0\n", e - s }' >"$out/single.time"
   fi
-  read -r wall kib <"$out/single.time"
+  read -r wall kib < <(tail -1 "$out/single.time")
+  if [ $rc != 0 ]; then
+    killed "1 (single machine)" "$wall" $rc
+  else
   awk -v wall="$wall" -v kib="$kib" '
     /^vertex copies/ { c = $3 } /^replication/ { rf = $2 }
     /^partition time/ { t = $3; r = $10 }
     END { printf "| 1 (single machine) | %s | %s | %s | %s | %s | %s |\n", t, r, wall, c, rf, (kib > 0 ? sprintf("%.0f", kib / 1024) : "-") }' "$out/single.txt"
+  fi
 fi
 for p in $nps; do
   start=$(date +%s.%N)
-  "${run[@]}" "${env[@]}" -np "$p" "$mpispac" partition "$in" --mpi -b "$block" "${extra[@]}" --quiet >"$out/mpi-$p.txt"
+  rc=0
+  "${run[@]}" "${env[@]}" -np "$p" "${cap[@]}" "$mpispac" partition "$in" --mpi -b "$block" "${extra[@]}" --quiet >"$out/mpi-$p.txt" || rc=$?
   wall=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+  if [ $rc != 0 ]; then
+    killed "$p" "$wall" $rc
+    continue
+  fi
   awk -v p="$p" -v wall="$wall" '
     /^vertex copies/ { c = $3 } /^replication/ { rf = $2 }
     /^partition time/ { t = $3; r = $10 }

@@ -215,9 +215,13 @@
 // whole (do-beamer's push; C_QOK) and from the stamps otherwise; a
 // top-down do-beamer level whose big list is empty closes in its first
 // pass, else in a second (C_PHASE). The grid is at most what is resident
-// (4 blocks of 256 threads an SM at ad_level's 62 registers), which
-// ad_persist's barrier needs (it gives up after about 4 s otherwise, with
-// C_OVERFLOW = 2). The barrier is cooperative groups' grid sync: thread 0
+// (4 blocks of 256 threads an SM at ad_persist's 64 registers where the
+// device allows: gpu.Module.Resident asks the driver), which ad_persist's
+// barrier needs (it gives up after about 4 s otherwise, with
+// C_OVERFLOW = 2). With half a standalone kernel's threads, the bodies'
+// grid-stride loops take BODY_U (4) items a round, their loads issued
+// together. The log also holds each level's global timer at its opening
+// and its end (AdaptiveTrace.Times; 'spac bfs --levels'). The barrier is cooperative groups' grid sync: thread 0
 // of each block fences, arrives (the level's ticket), waits on C_GEN and
 // fences again, and the block's barrier orders its threads' plain loads
 // after it.
@@ -240,6 +244,19 @@
 // the persistent strategy, the best fixed one; a shuffled 900 x 300 grid
 // 4.8 against 9.7 and 8.7; a 30-vertex matrix 0.034 against 0.047 and
 // 0.041.
+//
+// High-diameter graphs (Options.PersistentAfter, default 32): from that
+// level on, on a graph of at most 32 out-arcs a vertex, a queued frontier
+// of more than 1024 arcs or too large for the one block, and every level
+// after it, go to the persistent strategy's kernel, the next launch of the
+// search's graph (B_HANDOFF): its levels cost about half of ad_persist's.
+//
+// Heavy levels (Options.OwnKernelArcs, default 8M arcs): a vertex pull or
+// do-beamer pull over that many unexplored arcs, or the big-list pass of a
+// do-beamer push whose frontier has that many out-arcs, makes ad_persist
+// return (C_YIELD); ad_heavy, at a standalone kernel's 8 blocks an SM,
+// runs and closes it, and a second ad_persist goes on (the graph holds
+// those two launches only on graphs of that many arcs; AdaptiveTrace.Yields).
 //
 // ad_level, one launch a level, is the sweep's vehicle. The
 // sweep's --on-device times each such candidate as ad_level runs it (ad_set

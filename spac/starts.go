@@ -3,6 +3,7 @@ package spac
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -38,11 +39,59 @@ var DefaultStarts = startNames
 // order never led at all, so both are left out there.
 var LargeStarts = []string{"metis", "ne", "wvp"}
 
-// hugeStartsEdges is the size from which SPAC's own start runs alone: on
-// the in-2004 stand-in (16.5M edges) it leads NE's by 17% and WVP's by 9%
-// after refinement, and the other two starts would take it from 16 s to
-// 40 s on two cores.
+// hugeStartsEdges is the size from which one start runs (hugeStart): two
+// would take the in-2004 stand-in (16.5M edges) from 16 s to 40 s on two
+// cores, and hold both starts' memory.
 const hugeStartsEdges = 4 << 20
+
+// hugeStart is the one start from hugeStartsEdges edges on: SPAC's own
+// where the input's order shows dense blocks (orderLocality below
+// localOrder: web crawls with their hosts' pages together, circuits in
+// their netlist's order), NE's elsewhere. After refinement, measured on
+// inputs of 8M to 60M edges (docs/partition-quality, stop 29): the own
+// start has 0.83x NE's copies on the in-2004 and web stand-ins (order
+// locality 0.31-0.32); NE's has 0.77x the own start's on a Graph500 R-MAT
+// graph (1.01), 0.98x on R-MAT and Barabasi-Albert graphs of flatter
+// degrees (1.11, 1.24), 0.91x on a 160^3 3-D Laplacian (0.86) in half the
+// time, and ties on an Erdos-Renyi graph (1.13). The order stands in for
+// the clusters METIS finds: a shuffled web crawl gets NE's start (1.2x the
+// copies the own start would find).
+func hugeStart(g *matrices.Graph) string {
+	if orderLocality(g) < localOrder {
+		return "metis"
+	}
+	return "ne"
+}
+
+// localOrder is hugeStart's threshold, between the web-like inputs' 0.32
+// and the 0.86 of a 3-D Laplacian in its natural order.
+const localOrder = 0.5
+
+// orderLocality is the mean number of distinct vertices that windows of
+// localWindow consecutive tasks touch, over localWindow: 2 where every
+// task has two endpoints of its own, near 0 where a window's tasks share
+// a few vertices. localWindows windows spread evenly over the tasks.
+func orderLocality(g *matrices.Graph) float64 {
+	m := g.NumEdges()
+	if m < localWindow {
+		return 0
+	}
+	ends := make([]int32, 0, 2*localWindow)
+	var sum float64
+	for w := range localWindows {
+		start := int(int64(m-localWindow) * int64(w) / (localWindows - 1))
+		ends = append(ends[:0], g.U[start:start+localWindow]...)
+		ends = append(ends, g.V[start:start+localWindow]...)
+		slices.Sort(ends)
+		sum += float64(len(slices.Compact(ends)))
+	}
+	return sum / localWindows / localWindow
+}
+
+const (
+	localWindow  = 1024
+	localWindows = 256
+)
 
 // startMethod returns the function that computes the named start.
 func startMethod(name string) (func(context.Context, *matrices.Graph, *matrices.Incidence, Options) (Partition, error), error) {
@@ -95,7 +144,7 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 	switch {
 	case names != nil:
 	case g.NumEdges() >= hugeStartsEdges:
-		names = []string{"metis"}
+		names = []string{hugeStart(g)}
 	case g.NumEdges() >= coarsenMinEdges:
 		names = LargeStarts
 	default:

@@ -3,6 +3,8 @@ package spac
 import (
 	"slices"
 	"testing"
+
+	"github.com/spac-gpu/spac/matrices"
 )
 
 func TestParseStarts(t *testing.T) {
@@ -21,5 +23,53 @@ func TestParseStarts(t *testing.T) {
 		if (err == nil) != c.ok || !slices.Equal(got, c.want) {
 			t.Errorf("ParseStarts(%q) = %v, %v; want %v (ok %v)", c.in, got, err, c.want, c.ok)
 		}
+	}
+}
+
+// The one start of huge inputs follows the order's locality: SPAC's own
+// for a web crawl (its hosts' pages together), NE's for an R-MAT graph,
+// an Erdos-Renyi graph and a 3-D Laplacian in its natural order (smaller
+// than hugeStartsEdges here: the rule reads the order, not the size).
+func TestHugeStart(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		make   func() (*matrices.COO, error)
+		lo, hi float64
+		start  string
+	}{
+		{"web", func() (*matrices.COO, error) { return matrices.WebGraph(100000, 12, 1) }, 0, localOrder, "metis"},
+		{"rmat", func() (*matrices.COO, error) { return matrices.RMAT(16, 16, 0.57, 0.19, 0.19, 1) }, localOrder, 2, "ne"},
+		{"er", func() (*matrices.COO, error) { return matrices.ErdosRenyi(100000, 8, 1) }, localOrder, 2, "ne"},
+		{"laplacian", func() (*matrices.COO, error) { return matrices.Stencil3D(60, 60, 60, 7) }, localOrder, 2, "ne"},
+	} {
+		m, err := c.make()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := matrices.LocalityGraph(m, matrices.ModelSpMV)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := orderLocality(g)
+		t.Logf("%s: order locality %.3f", c.name, l)
+		if l < c.lo || l >= c.hi {
+			t.Errorf("%s: order locality %.3f, want [%g, %g)", c.name, l, c.lo, c.hi)
+		}
+		if s := hugeStart(g); s != c.start {
+			t.Errorf("%s: huge start %s, want %s", c.name, s, c.start)
+		}
+	}
+	// every window's vertices distinct: 2; one task repeated: 2/localWindow
+	distinct := &matrices.Graph{}
+	same := &matrices.Graph{}
+	for e := range int32(localWindow * 4) {
+		distinct.U, distinct.V = append(distinct.U, 2*e), append(distinct.V, 2*e+1)
+		same.U, same.V = append(same.U, 0), append(same.V, 1)
+	}
+	if l := orderLocality(distinct); l != 2 {
+		t.Errorf("distinct endpoints: order locality %v, want 2", l)
+	}
+	if l, want := orderLocality(same), 2.0/localWindow; l != want {
+		t.Errorf("one task repeated: order locality %v, want %v", l, want)
 	}
 }

@@ -3,6 +3,7 @@ package spac
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -44,28 +45,53 @@ var LargeStarts = []string{"metis", "ne", "wvp"}
 // cores, and hold both starts' memory.
 const hugeStartsEdges = 4 << 20
 
-// hugeStart is the one start from hugeStartsEdges edges on: SPAC's own
-// where the input's order shows dense blocks (orderLocality below
-// localOrder: web crawls with their hosts' pages together, circuits in
-// their netlist's order), NE's elsewhere. After refinement, measured on
-// inputs of 8M to 60M edges (docs/partition-quality, stop 29): the own
-// start has 0.83x NE's copies on the in-2004 and web stand-ins (order
-// locality 0.31-0.32); NE's has 0.77x the own start's on a Graph500 R-MAT
-// graph (1.01), 0.98x on R-MAT and Barabasi-Albert graphs of flatter
-// degrees (1.11, 1.24), 0.91x on a 160^3 3-D Laplacian (0.86) in half the
-// time, and ties on an Erdos-Renyi graph (1.13). The order stands in for
-// the clusters METIS finds: a shuffled web crawl gets NE's start (1.2x the
-// copies the own start would find).
-func hugeStart(g *matrices.Graph) string {
-	if orderLocality(g) < localOrder {
-		return "metis"
+// hugeStart is the one start from hugeStartsEdges edges on: NE's where
+// the input has neither dense blocks in its order (orderLocality at least
+// scatteredOrder) nor even degrees (their coefficient of variation at
+// least skewedDegrees), SPAC's own elsewhere. After refinement, measured
+// on generated inputs of 8M to 28M edges (docs/partition-quality, stop
+// 29): NE's start has 0.77x the own start's copies on a Graph500 R-MAT
+// graph (order 1.01, degrees' CV 6.6), 0.98x on a flatter R-MAT graph
+// (1.11, 1.1) and on a Barabasi-Albert graph (1.24, 2.4); the own start
+// leads on the web-like inputs with their hosts' pages together (0.83x
+// NE's copies; order 0.31-0.32), on a circuit-like matrix (0.75x; 0.49),
+// on a 1500x1500 2-D Laplacian (0.57x; 0.80, CV 0.01); NE's led a 160^3
+// 3-D Laplacian by 9% (0.86, CV 0.03) and tied an Erdos-Renyi graph (1.13,
+// 0.35), which keep the own start: meshes differ, and the own start never
+// lost more. The order stands in for the clusters METIS finds: a shuffled
+// web crawl gets NE's start (1.2x the copies the own start would find).
+func hugeStart(g *matrices.Graph, inc *matrices.Incidence) string {
+	if orderLocality(g) >= scatteredOrder && degreeCV(inc) >= skewedDegrees {
+		return "ne"
 	}
-	return "ne"
+	return "metis"
 }
 
-// localOrder is hugeStart's threshold, between the web-like inputs' 0.32
-// and the 0.86 of a 3-D Laplacian in its natural order.
-const localOrder = 0.5
+// hugeStart's thresholds: orders from the circuit-like matrix's 0.49 to
+// the R-MAT graphs' 1.01; degrees' CVs from the meshes' and Erdos-Renyi's
+// 0.35 at most to the R-MAT graphs' 1.1 at least.
+const (
+	scatteredOrder = 0.7
+	skewedDegrees  = 1
+)
+
+// degreeCV is the coefficient of variation of the degrees of the vertices
+// with any.
+func degreeCV(inc *matrices.Incidence) float64 {
+	var n, sum, sq float64
+	for v := range len(inc.Offsets) - 1 {
+		if d := float64(inc.Degree(v)); d > 0 {
+			n++
+			sum += d
+			sq += d * d
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	mean := sum / n
+	return math.Sqrt(max(sq/n-mean*mean, 0)) / mean
+}
 
 // orderLocality is the mean number of distinct vertices that windows of
 // localWindow consecutive tasks touch, over localWindow: 2 where every
@@ -144,7 +170,7 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 	switch {
 	case names != nil:
 	case g.NumEdges() >= hugeStartsEdges:
-		names = []string{hugeStart(g)}
+		names = []string{hugeStart(g, inc)}
 	case g.NumEdges() >= coarsenMinEdges:
 		names = LargeStarts
 	default:

@@ -26,37 +26,35 @@ func TestParseStarts(t *testing.T) {
 	}
 }
 
-// The one start of huge inputs follows the order's locality: SPAC's own
-// for a web crawl (its hosts' pages together), NE's for an R-MAT graph,
-// an Erdos-Renyi graph and a 3-D Laplacian in its natural order (smaller
-// than hugeStartsEdges here: the rule reads the order, not the size).
+// The one start of huge inputs: NE's for an R-MAT graph (a scattered order
+// and skewed degrees), SPAC's own for a web crawl (its hosts' pages
+// together), an Erdos-Renyi graph (even degrees), 2-D and 3-D Laplacians
+// and a circuit-like matrix (smaller than hugeStartsEdges here: the rule
+// reads the order and the degrees, not the size).
 func TestHugeStart(t *testing.T) {
 	for _, c := range []struct {
-		name   string
-		make   func() (*matrices.COO, error)
-		lo, hi float64
-		start  string
+		name  string
+		make  func() (*matrices.COO, error)
+		start string
 	}{
-		{"web", func() (*matrices.COO, error) { return matrices.WebGraph(100000, 12, 1) }, 0, localOrder, "metis"},
-		{"rmat", func() (*matrices.COO, error) { return matrices.RMAT(16, 16, 0.57, 0.19, 0.19, 1) }, localOrder, 2, "ne"},
-		{"er", func() (*matrices.COO, error) { return matrices.ErdosRenyi(100000, 8, 1) }, localOrder, 2, "ne"},
-		{"laplacian", func() (*matrices.COO, error) { return matrices.Stencil3D(60, 60, 60, 7) }, localOrder, 2, "ne"},
+		{"web", func() (*matrices.COO, error) { return matrices.WebGraph(100000, 12, 1) }, "metis"},
+		{"rmat", func() (*matrices.COO, error) { return matrices.RMAT(16, 16, 0.57, 0.19, 0.19, 1) }, "ne"},
+		{"er", func() (*matrices.COO, error) { return matrices.ErdosRenyi(100000, 8, 1) }, "metis"},
+		{"laplacian-3d", func() (*matrices.COO, error) { return matrices.Stencil3D(60, 60, 60, 7) }, "metis"},
+		{"laplacian-2d", func() (*matrices.COO, error) { return matrices.Stencil2D(400, 400, 5) }, "metis"},
+		{"circuit", func() (*matrices.COO, error) { return matrices.Circuit(200000, 5, 1) }, "metis"},
 	} {
 		m, err := c.make()
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := matrices.LocalityGraph(m, matrices.ModelSpMV)
+		g, inc, err := matrices.BuildLocality(m, matrices.ModelSpMV)
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := orderLocality(g)
-		t.Logf("%s: order locality %.3f", c.name, l)
-		if l < c.lo || l >= c.hi {
-			t.Errorf("%s: order locality %.3f, want [%g, %g)", c.name, l, c.lo, c.hi)
-		}
-		if s := hugeStart(g); s != c.start {
-			t.Errorf("%s: huge start %s, want %s", c.name, s, c.start)
+		t.Logf("%s: order locality %.3f, degrees' CV %.2f", c.name, orderLocality(g), degreeCV(inc))
+		if s := hugeStart(g, inc); s != c.start {
+			t.Errorf("%s: huge start %s, want %s (order locality %.3f, degrees' CV %.2f)", c.name, s, c.start, orderLocality(g), degreeCV(inc))
 		}
 	}
 	// every window's vertices distinct: 2; one task repeated: 2/localWindow

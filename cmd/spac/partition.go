@@ -50,7 +50,7 @@ func (f *partFlags) register(c *cobra.Command) {
 	fl.Float64Var(&f.tau, "tau", spac.DefaultTau, "HEP: a vertex of more than tau times the mean degree is high; edges between two high vertices are streamed (HDRF), the rest grown by NE++ (+Inf: HEP is NE)")
 	fl.IntVar(&f.polish, "polish", spac.DefaultPolish, "SPAC: passes that move single edges to parts holding both endpoints, after the cap pass (0: none); each move saves a copy")
 	fl.IntVar(&f.refine, "refine", spac.DefaultRefine, "SPAC: rounds of Fiduccia-Mattheyses exchanges between pairs of parts that share vertices, after the polish (0: none)")
-	fl.StringVar(&f.starts, "starts", "auto", "SPAC: first partitions to polish and refine, in parallel, keeping the one with the fewest copies: metis (split-and-connect), ne, hep, wvp (WVP greedy), default (row order); auto: "+strings.Join(spac.DefaultStarts, ",")+" below 1M tasks, "+strings.Join(spac.LargeStarts, ",")+" from there, and from 4M one of metis (where the input's order keeps dense blocks together: a web crawl by host) or ne")
+	fl.StringVar(&f.starts, "starts", "auto", "SPAC: first partitions to polish and refine, in parallel, keeping the one with the fewest copies: metis (split-and-connect), ne, hep, wvp (WVP greedy), default (row order); auto: "+strings.Join(spac.DefaultStarts, ",")+" below 1M tasks, "+strings.Join(spac.LargeStarts, ",")+" from there, and from 4M one: ne where the input's order is scattered and its degrees skewed (an R-MAT graph), metis elsewhere")
 	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%; in (0, 1]) before the cap pass makes every part fit")
 }
 

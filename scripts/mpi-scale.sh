@@ -66,10 +66,10 @@ if [ -z "${NO_SINGLE:-}" ]; then
   if [ $rc != 0 ]; then
     killed "1 (single machine)" "$wall" $rc
   else
-  awk -v wall="$wall" -v kib="$kib" '
-    /^vertex copies/ { c = $3 } /^replication/ { rf = $2 }
-    /^partition time/ { t = $3; r = $10 }
-    END { printf "| 1 (single machine) | %s | %s | %s | %s | %s | %s |\n", t, r, wall, c, rf, (kib > 0 ? sprintf("%.0f", kib / 1024) : "-") }' "$out/single.txt"
+    awk -v wall="$wall" -v kib="$kib" '
+      /^vertex copies/ { c = $3 } /^replication/ { rf = $2 }
+      /^partition time/ { t = $3; r = $10 }
+      END { printf "| 1 (single machine) | %s | %s | %s | %s | %s | %s |\n", t, r, wall, c, rf, (kib > 0 ? sprintf("%.0f", kib / 1024) : "-") }' "$out/single.txt"
   fi
 fi
 for p in $nps; do

@@ -95,7 +95,8 @@ func TestAdaptiveControlWords(t *testing.T) {
 	if shared < 8 {
 		t.Errorf("only %d words shared: the parse found too little", shared)
 	}
-	for name, want := range map[string]int{"RING_SLOTS": ringSlots, "RING_WORDS": ringWords, "CTL_WORDS": ctlWords, "THREADS": threads, "C_NPULL": cNPull, "AD_MINB": adBlocksPerSM, "LOG_WORDS": adLogWords} {
+	for name, want := range map[string]int{"RING_SLOTS": ringSlots, "RING_WORDS": ringWords, "CTL_WORDS": ctlWords, "THREADS": threads, "C_NPULL": cNPull, "AD_MINB": adBlocksPerSM, "LOG_WORDS": adLogWords,
+		"LOG_OPEN": logOpen, "LOG_END": logEnd, "LOG_HEAVY": logHeavy} {
 		if ad[name] != want {
 			t.Errorf("adaptive.cu's %s is %d, the Go side's %d", name, ad[name], want)
 		}

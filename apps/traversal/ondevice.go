@@ -31,15 +31,13 @@ const oneBlock Strategy = 254
 // adaptive.cu's SOLO_V, the most vertices of a frontier the one block
 // holds; persistentAfter is Options.PersistentAfter's default and
 // handOffMaxDegree adaptive.cu's HANDOFF_MAXDEG; ownKernelArcs is
-// Options.OwnKernelArcs' default, and heavyYields the levels a search may
-// yield to ad_heavy (a Kronecker graph's search has one such level).
+// Options.OwnKernelArcs' default.
 const (
 	oneBlockArcs     = 4096
 	oneBlockVertices = 2048
 	persistentAfter  = 32
 	handOffMaxDegree = 32
 	ownKernelArcs    = 1 << 23
-	heavyYields      = 1
 )
 
 // Device bodies: adaptive.cu's B_* values.
@@ -62,7 +60,10 @@ const (
 	adGraphSize = 64
 	adNodeSize  = 24
 	adLogLevels = ringSlots
-	adLogWords  = 8                                                    // LOG_WORDS: a level's counters, body, and global timer at its opening and its end
+	adLogWords  = 8 // LOG_WORDS: a level's counters, body, global timer at its opening and its end, ad_heavy's mark
+	logOpen     = 4 // LOG_OPEN, LOG_END, LOG_HEAVY: words of a log row
+	logEnd      = 5
+	logHeavy    = 6
 	adShared    = adGraphSize + adNodeSize*adMaxNodes + 4*ctlWords + 8 // ad_finish's AdShared: ad_level's dynamic shared memory
 	// adBlocksPerSM is ad_level's and ad_persist's __launch_bounds__
 	// minimum (AD_MINB): the blocks of 256 threads resident on an SM where
@@ -160,8 +161,8 @@ type deviceState struct {
 // adPersist is a search's launches: ad_persist, every level in one launch,
 // with every array a body of the tree may read (the COO arcs, the in-arcs
 // and their COO, do-beamer's big list), no ring; on a graph with a level
-// it may yield (heavyArcs), heavyYields pairs of ad_heavy and ad_persist
-// after it, the last ad_persist yielding none; then the persistent
+// it may yield (heavyArcs), ad_heavy and an ad_persist that yields none
+// after it (a Kronecker graph's search has one such level); then the persistent
 // strategy's kernel, which runs the levels ad_persist hands it
 // (B_HANDOFF) and returns at once when the search is over (Engine.plan
 // captures them all). Every launch after a search's end returns at once.
@@ -181,9 +182,6 @@ func (e *Engine) adPersist() ([]func() error, error) {
 		last, err := e.adLevelLaunch("ad_persist", 0, 0)
 		if err != nil {
 			return nil, err
-		}
-		for range heavyYields - 1 {
-			runs = append(runs, p.Run, l.Run)
 		}
 		runs = append(runs, p.Run, last.Run)
 	}
@@ -411,23 +409,22 @@ func (e *Engine) deviceTrace(root int32, levels int) (*AdaptiveTrace, error) {
 			tr.Times = append(tr.Times, 0)
 			continue
 		}
+		row := words[adLogWords*l:]
 		c := adaptive.RootCounters(e.g, root)
 		if l > 0 {
-			w := words[adLogWords*l:]
-			c = adaptive.Counters{Vertices: int64(w[0]), Arcs: int64(w[1]), MaxDegree: int64(w[2])}
+			c = adaptive.Counters{Vertices: int64(row[0]), Arcs: int64(row[1]), MaxDegree: int64(row[2])}
 		}
 		f := tk.Next(c)
 		start := time.Now()
 		host := d.model.Choose(&f)
 		tr.Predict += time.Since(start)
-		row := words[adLogWords*l:]
 		body := int(row[3])
 		var took time.Duration // the device's clock; unknown (0) past a hand-off
-		if open, end := row[4], row[5]; open > 0 && end >= open {
+		if open, end := row[logOpen], row[logEnd]; open > 0 && end >= open {
 			took = time.Duration(end - open)
 		}
 		tr.Times = append(tr.Times, took)
-		if row[6] == 1 {
+		if row[logHeavy] == 1 {
 			tr.Yields++
 		}
 		ran, ok := strategyOfBody(body)

@@ -96,12 +96,18 @@ func openGPU(ctx context.Context, g *graph.Graph, p problem, device int, opt eng
 
 func (t *gpuTraverser) Strategies() []string { return t.names }
 
+// adaptive searches from root with the model, on the host's loop for
+// adaptive-host.
+func (t *gpuTraverser) adaptive(ctx context.Context, root int32, name string) (*engine.Result, *engine.AdaptiveTrace, error) {
+	if t.chooser == nil {
+		return nil, nil, errors.New("the adaptive strategy has no model")
+	}
+	return t.e.BFSAdaptive(ctx, root, t.chooser, engine.AdaptiveOptions{Host: name == adaptiveHostStrategy})
+}
+
 func (t *gpuTraverser) Run(ctx context.Context, root int32, name string) (*traversal, error) {
 	if isAdaptive(name) {
-		if t.chooser == nil {
-			return nil, errors.New("the adaptive strategy has no model")
-		}
-		r, tr, err := t.e.BFSAdaptive(ctx, root, t.chooser, engine.AdaptiveOptions{Host: name == adaptiveHostStrategy})
+		r, tr, err := t.adaptive(ctx, root, name)
 		if err != nil {
 			return nil, err
 		}

@@ -48,10 +48,7 @@ type searchLevels struct {
 // --levels.
 func strategyLevels(ctx context.Context, gt *gpuTraverser, p problem, root int32, name string) (*engine.Result, searchLevels, error) {
 	if name == adaptiveStrategy {
-		if gt.chooser == nil {
-			return nil, searchLevels{}, fmt.Errorf("the adaptive strategy has no model")
-		}
-		r, tr, err := gt.e.BFSAdaptive(ctx, root, gt.chooser, engine.AdaptiveOptions{})
+		r, tr, err := gt.adaptive(ctx, root, name)
 		if err == nil && !tr.OnDevice {
 			err = fmt.Errorf("the model's picks are not all decided on the device: no device clock per level (--strategy adaptive-host)")
 		}

@@ -521,6 +521,23 @@ __device__ __forceinline__ void do_range(const long long* off, const int* adj, i
     }
 }
 
+// claim_batch: of U targets v (-1: none), those whose visited bit is clear
+// are tried by a CAS on their depth, the visited words and the CASes each
+// issued together; old[j] is -1 where target j joined level L + 1, whose
+// bit and parent the caller sets.
+template <int U>
+__device__ __forceinline__ void claim_batch(int* depth, const unsigned* visited, const int (&v)[U], int L,
+                                            int (&old)[U]) {
+    unsigned w[U];
+#pragma unroll
+    for (int j = 0; j < U; j++) w[j] = v[j] >= 0 ? visited[v[j] >> 5] : ~0u;
+#pragma unroll
+    for (int j = 0; j < U; j++) {
+        old[j] = 0;
+        if (v[j] >= 0 && !(w[j] & (1u << (v[j] & 31)))) old[j] = atomicCAS(&depth[v[j]], -1, L + 1);
+    }
+}
+
 // do_serial: the arcs [b, e) of frontier vertex u by its own thread, four
 // at a time: a batch's targets, their visited words, the CASes and the
 // discovered vertices' degrees each loaded together (a road graph's vertex
@@ -534,15 +551,8 @@ __device__ __forceinline__ void do_serial(const long long* off, const int* adj, 
         int v[4];
 #pragma unroll
         for (int j = 0; j < 4; j++) v[j] = k + j < e ? adj[k + j] : -1;
-        unsigned w[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++) w[j] = v[j] >= 0 ? visited[v[j] >> 5] : ~0u;
         int old[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            old[j] = 0;
-            if (v[j] >= 0 && !(w[j] & (1u << (v[j] & 31)))) old[j] = atomicCAS(&depth[v[j]], -1, L + 1);
-        }
+        claim_batch<4>(depth, visited, v, L, old);
         long long lo[4] = {}, hi[4] = {};
 #pragma unroll
         for (int j = 0; j < 4; j++) {
@@ -740,15 +750,8 @@ __device__ __forceinline__ void do_big_part(const long long* off, const int* adj
                         from[j] = u;
                         v[j] = adj[b + k0 + j];
                     }
-                    unsigned w[U];
-#pragma unroll
-                    for (int j = 0; j < U; j++) w[j] = v[j] >= 0 ? visited[v[j] >> 5] : ~0u;
                     int old[U];
-#pragma unroll
-                    for (int j = 0; j < U; j++) {
-                        old[j] = 0;
-                        if (v[j] >= 0 && !(w[j] & (1u << (v[j] & 31)))) old[j] = atomicCAS(&depth[v[j]], -1, L + 1);
-                    }
+                    claim_batch<U>(depth, visited, v, L, old);
 #pragma unroll
                     for (int j = 0; j < U; j++) {
                         if (old[j] != -1) continue;
@@ -889,7 +892,9 @@ __device__ __forceinline__ bool solo_ok(int soloArcs, bool queued, int nin, u64 
 // known: the levels handed to the persistent kernel), and 1 where ad_heavy
 // ran the level (or its second pass).
 #define LOG_WORDS 8
-enum { LOG_OPEN = 4, LOG_END = 5, LOG_HEAVY = 6 };
+#define LOG_OPEN 4
+#define LOG_END 5
+#define LOG_HEAVY 6
 __device__ __forceinline__ u64 global_ns() {
     u64 t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -1326,15 +1331,8 @@ __device__ void ad_solo(const long long* off, const int* adj, int* depth, int* p
                     v[j] = adj[s.b[i] + k - (i ? s.end[i - 1] : 0)];
                 }
             }
-            unsigned w[SOLO_U];
-#pragma unroll
-            for (int j = 0; j < SOLO_U; j++) w[j] = v[j] >= 0 ? visited[v[j] >> 5] : ~0u;
             int old[SOLO_U];
-#pragma unroll
-            for (int j = 0; j < SOLO_U; j++) {
-                old[j] = 0;
-                if (v[j] >= 0 && !(w[j] & (1u << (v[j] & 31)))) old[j] = atomicCAS(&depth[v[j]], -1, level + 1);
-            }
+            claim_batch<SOLO_U>(depth, visited, v, level, old);
 #pragma unroll
             for (int j = 0; j < SOLO_U; j++) {
                 if (old[j] != -1) continue;

@@ -324,6 +324,8 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		op.Blocks = ceil(m.NNZ(), blockSize)
 		op.FormatBytes = int64(m.NNZ()) * int64(p.Bytes()+8)
 		err = add(launch(k.entryBase(), op.Blocks, blockSize, 0, gpu.Int(m.NNZ()), row, col, val, x, y))
+	case CSRD16:
+		err = s.d16Op(op, blockSize)
 	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF:
 		a := sched.a
 		if k.IsSeg() && a.Desc == nil {
@@ -340,16 +342,8 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		if threads < 32 || threads%32 != 0 {
 			return nil, fmt.Errorf("%w: %s runs %d tasks per thread: block size %d gives %d threads, want a multiple of 32", ErrUnsupported, k, per, blockSize, threads)
 		}
-		// Clear the rows the flush adds to: one scattered write of a 32-byte
-		// sector (and a 4-byte index) per row, or all of y with a memset
-		// where that moves fewer bytes.
-		switch nZero := len(a.ZeroRows); {
-		case nZero*36 > m.NRows*p.Bytes():
-			op.steps = append(op.steps, s.clearY)
-		case nZero > 0:
-			if err := add(launch("zero_rows", ceil(nZero, 256), 256, 0, gpu.Int(nZero), gpu.Ptr(sched.zeroRows), y)); err != nil {
-				return nil, err
-			}
+		if err := s.clearRows(op, len(a.ZeroRows), sched.zeroRows); err != nil {
+			return nil, err
 		}
 		op.sched = sched
 		op.Blocks = a.Blocks
@@ -386,6 +380,69 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 	}
 	s.ops = append(s.ops, op)
 	return op, nil
+}
+
+// d16Op builds csr-d16's format for blockSize slots a block, uploads it
+// into op's own buffers (freed again if a step fails) and adds the steps.
+func (s *SpMV) d16Op(op *Op, blockSize int) (err error) {
+	d, err := NewD16(s.m, blockSize)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			freeAll(op.bufs)
+		}
+	}()
+	var meta, val, off, starts, esc, zero *gpu.Buffer
+	if err := op.keep(&meta)(gpu.Upload(s.d, d.Meta, "csr-d16 block data")); err != nil {
+		return err
+	}
+	if err := op.keep(&val)(UploadValues(s.d, d.Val, s.p, "csr-d16 values")); err != nil {
+		return err
+	}
+	if err := op.keep(&off)(gpu.Upload(s.d, d.Offset, "csr-d16 column offsets")); err != nil {
+		return err
+	}
+	if err := op.keep(&starts)(gpu.Upload(s.d, d.RowStarts, "csr-d16 row starts")); err != nil {
+		return err
+	}
+	if err := op.keep(&esc)(gpu.Upload(s.d, d.Esc, "csr-d16 escaped columns")); err != nil {
+		return err
+	}
+	if err := op.keep(&zero)(gpu.Upload(s.d, d.ZeroRows, "csr-d16 rows to clear")); err != nil {
+		return err
+	}
+	if err := s.clearRows(op, len(d.ZeroRows), zero); err != nil {
+		return err
+	}
+	op.Blocks, op.Threads = d.Blocks, blockSize/d16Slots
+	op.FormatBytes = d.FormatBytes(s.p)
+	l, err := s.mod.Launch(entryName(CSRD16.entryBase(), s.p), d.Blocks, op.Threads, 0,
+		gpu.Ptr(meta), gpu.Ptr(val), gpu.Ptr(off), gpu.Ptr(starts), gpu.Ptr(esc), gpu.Ptr(s.x), gpu.Ptr(s.y))
+	if err != nil {
+		return err
+	}
+	op.steps = append(op.steps, l.Run)
+	return nil
+}
+
+// clearRows adds to op the step that clears the n rows listed in rows,
+// which the kernel adds to: one scattered write of a 32-byte sector (and a
+// 4-byte index) per row, or all of y with a memset where that moves fewer
+// bytes.
+func (s *SpMV) clearRows(op *Op, n int, rows *gpu.Buffer) error {
+	switch {
+	case n*36 > s.m.NRows*s.p.Bytes():
+		op.steps = append(op.steps, s.clearY)
+	case n > 0:
+		l, err := s.mod.Launch(entryName("zero_rows", s.p), (n+255)/256, 256, 0, gpu.Int(n), gpu.Ptr(rows), gpu.Ptr(s.y))
+		if err != nil {
+			return err
+		}
+		op.steps = append(op.steps, l.Run)
+	}
+	return nil
 }
 
 // newCuSPARSE prepares cuSPARSE's SpMV for kernel k on the SpMV's matrix,

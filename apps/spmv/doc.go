@@ -25,6 +25,13 @@
 //   - csr-vector: one warp per row, a shuffle reduction at the end.
 //   - coo-atomic: one thread per nonzero in CSR order, atomicAdd into y (the
 //     edge-based baseline; the "default kernel" of schedule.Traffic).
+//   - csr-d16: CSR's entries in their order, eight a thread in blocks of
+//     B (B/8 threads), each column a uint16 offset from its block's base
+//     (escaped to an int32 where it lies farther), rows from one bit per
+//     entry, the sums as spac-seg8's, no staging (d16.go): w + 2 bytes
+//     and a bit per nonzero where CSR reads w + 4, and 4 per row. Its
+//     locality is the matrix's order; on a matrix numbered part by part
+//     (spac reorder, --renumber spac) that is SPAC's.
 //   - spac-smem: the SPAC schedule (package schedule), a thread per task:
 //     block b runs part b; it stages its unique x in shared memory,
 //     accumulates its rows in shared memory (a thread's run of equal rows,

@@ -425,6 +425,112 @@ __device__ __forceinline__ void stage_round(int i, int nt, const int4& m, const 
     }
 }
 
+// The sums of eight slots per thread (spac-seg8's, and csr-d16's, whose
+// slots and row starts have the same layout): v and xv the thread's values
+// and x entries, f its row starts (bit j: slot j starts a row), row0 the
+// local row of its first slot, tasks the block's slots with tasks. A thread
+// sums its runs and stores a run that starts and ends in it; its last run
+// goes through the warp's segmented scan, and the lane where the row ends
+// stores it. A row that crosses warps leaves carries in shared memory,
+// which thread 0 adds up in warp order. store(r, s) writes local row r.
+template <typename T, typename Store>
+__device__ __forceinline__ void seg8_sums(const T (&v)[8], const T (&xv)[8], unsigned f, int row0, int tasks,
+                                          Store store) {
+    __shared__ T head[4], tail[4];
+    __shared__ int row_t[4], info[4];
+    const int t = threadIdx.x;
+    const int lane = t & 31, w = t >> 5;
+    const unsigned any = __ballot_sync(FULL_MASK, f != 0u);
+    const unsigned starts = __ballot_sync(FULL_MASK, f & 1u);
+    const int valid = tasks - 8 * t;  // slots with tasks; only the block's last thread has padding
+    int row = row0;
+    T sum = T(0), first = T(0);
+    bool multi = false;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        if (j > 0 && ((f >> j) & 1u)) {
+            if (multi) {
+                store(row, sum);  // a run inside the thread
+            } else {
+                first = sum;
+            }
+            multi = true;
+            ++row;
+            sum = T(0);
+        }
+        sum += v[j] * xv[j];
+    }
+
+    // The segmented scan of the last runs; the segment starts at the
+    // highest lane at or below this one with a row start (none: the row
+    // began in an earlier warp).
+    const unsigned le = any & (FULL_MASK >> (31 - lane));
+    const int seg = le ? 31 - __clz(le) : -1;
+    const int segc = max(seg, 0);
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const T u = __shfl_up_sync(FULL_MASK, sum, d);
+        if (lane - d >= segc) sum += u;
+    }
+    const T prev = __shfl_up_sync(FULL_MASK, sum, 1);
+    bool carry = false;  // this thread ends the warp's first row, begun in an earlier warp
+    if (multi) {
+        if (f & 1u) {
+            store(row0, first);
+        } else if (any & ((1u << lane) - 1u)) {
+            store(row0, first + prev);
+        } else {
+            head[w] = lane > 0 ? first + prev : first;
+            carry = true;
+        }
+    }
+    if (valid > 0) {
+        const bool last = valid <= 8;  // the block's last thread with tasks
+        if (last || (lane < 31 && ((starts >> (lane + 1)) & 1u))) {
+            if (seg < 0) {
+                head[w] = sum;
+                carry = true;
+            } else {
+                store(row, sum);
+            }
+        } else if (lane == 31) {
+            tail[w] = sum;
+            row_t[w] = row;
+        }
+    }
+    if (tasks <= 32 * 8) return;  // one warp of tasks: no row crosses a warp (uniform per block)
+    const unsigned carried = __ballot_sync(FULL_MASK, carry);
+    if (lane == 0) info[w] = (int)(starts & 1u) | (carried ? 2 : 0) | (tasks > 256 * (w + 1) ? 4 : 0);
+    __syncthreads();
+    if (t == 0) {
+        // Warp k: bit 0, its first slot starts a row; bit 1, a row begun
+        // before it ends in it (head); bit 2, its last row goes on (tail).
+        bool open = false;
+        T c = T(0);
+        int r = 0;
+        for (int k = 0; k < (tasks + 255) >> 8; ++k) {
+            const int fl = info[k];
+            if (open) {
+                if (fl & 1) {
+                    store(r, c);
+                    open = false;
+                } else if (fl & 2) {
+                    store(r, c + head[k]);
+                    open = false;
+                } else {
+                    c += tail[k];  // the row runs through warp k
+                    continue;
+                }
+            }
+            if (fl & 4) {
+                c = tail[k];
+                r = row_t[k];
+                open = true;
+            }
+        }
+    }
+}
+
 // spac-seg8: the SPAC schedule with eight slots per thread (B/8 threads, at
 // most four warps) and no per-thread descriptor (apps/spmv/seg8.go
 // describes the format and checks it with a CPU emulation of this kernel).
@@ -436,11 +542,7 @@ __device__ __forceinline__ void stage_round(int i, int nt, const int4& m, const 
 // or below the thread's with a row start (one ballot). The block's x and
 // its rows' global indices are staged in shared memory together (one
 // dependent round for most blocks), so a row's store waits on no global
-// load. A thread sums its runs and stores a run that starts and ends in it;
-// its last run goes through the warp's segmented scan, and the lane where
-// the row ends stores it. A row that crosses warps leaves carries in
-// shared memory, which thread 0 adds up in warp order (blocks of more than
-// one warp of tasks). Each row reaches y once per block.
+// load. The sums are seg8_sums'. Each row reaches y once per block.
 //
 // PREFETCH (spac-seg8-pf, -lbpf): after its own streamed loads, each thread
 // asks the L2 for its slots of the part dist blocks ahead (prefetch.global.L2:
@@ -457,8 +559,6 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
                                           T* __restrict__ y, int dist) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
     T* xs = reinterpret_cast<T*>(smem_raw);
-    __shared__ T head[4], tail[4];
-    __shared__ int row_t[4], info[4];
     const int t = threadIdx.x;
     const int nt = blockDim.x;
     const int lane = t & 31, w = t >> 5;
@@ -503,8 +603,6 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
     }
     const int wbase = w == 0 ? 0 : w == 1 ? m2.y : w == 2 ? m2.z : m2.w;
     const int row0 = wbase + before - count + (int)(f & 1u) - 1;  // the local row of the first slot
-    const unsigned any = __ballot_sync(FULL_MASK, f != 0u);
-    const unsigned starts = __ballot_sync(FULL_MASK, f & 1u);
     const int tasks = m2.x;
     const int valid = tasks - 8 * t;  // slots with tasks; only the block's last thread has padding
     __syncthreads();
@@ -519,92 +617,69 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
             if (j >= valid) xv[j] = T(0);
         }
     }
-    int row = row0;
-    T sum = T(0), first = T(0);
-    bool multi = false;
+    seg8_sums(v, xv, f, row0, tasks, [&](int r, T s) { row_store(rows, r, s, y); });
+}
+
+// csr-d16: CSR's entries in their own order, cut into blocks of B slots
+// (B/8 threads of eight consecutive slots, as spac-seg8's), each entry's
+// column a uint16 offset from its block's column base (apps/spmv/d16.go:
+// the format, and its check against CSR). Per slot it reads the value and
+// the uint16, per thread one byte of row starts; nothing is staged, so x is
+// gathered as soon as the offsets arrive. Offset 0xffff escapes: the
+// column is the next of the block's escaped columns, whose rank comes from
+// the same warp scan as the rows' (both counts packed in one int); 0xfffe
+// is a slot without an entry (an empty row's, or padding), whose x is not
+// read. Rows are consecutive: local row r is global row0 + r (an empty row
+// has its slot), stored once per block with seg8_sums, by atomicAdd where
+// the row crosses the block's first or last slot (the host cleared those
+// rows), plainly elsewhere.
+template <typename T>
+__device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* __restrict__ val,
+                                        const unsigned short* __restrict__ delta,
+                                        const unsigned char* __restrict__ row_starts, const int* __restrict__ esc,
+                                        const T* __restrict__ x, T* __restrict__ y) {
+    const int t = threadIdx.x;
+    const int lane = t & 31, w = t >> 5;
+    const size_t thread = (size_t)blockIdx.x * blockDim.x + t;
+    T v[8];
+    load8_stream(val + thread * 8, v);
+    const uint4 q = __ldcs(reinterpret_cast<const uint4*>(delta + thread * 8));
+    const unsigned f = __ldcs(row_starts + thread);
+    const int4 m = __ldg(&meta[2 * blockIdx.x]);       // row0, column base, first escape, tasks
+    const int4 m2 = __ldg(&meta[2 * blockIdx.x + 1]);  // shared rows and last row; rows | escapes << 16 before warps 1-3
+    const unsigned qa[4] = {q.x, q.y, q.z, q.w};
+    unsigned d[8], e = 0;
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
-        if (j > 0 && ((f >> j) & 1u)) {
-            if (multi) {
-                row_store(rows, row, sum, y);  // a run inside the thread
-            } else {
-                first = sum;
-            }
-            multi = true;
-            ++row;
-            sum = T(0);
-        }
-        sum += v[j] * xv[j];
+        d[j] = (qa[j >> 1] >> (16 * (j & 1))) & 0xffffu;
+        e |= (d[j] == 0xffffu ? 1u : 0u) << j;
     }
-
-    // The segmented scan of the last runs; the segment starts at the
-    // highest lane at or below this one with a row start (none: the row
-    // began in an earlier warp).
-    const unsigned le = any & (FULL_MASK >> (31 - lane));
-    const int seg = le ? 31 - __clz(le) : -1;
-    const int segc = max(seg, 0);
+    const int count = __popc(f) | (__popc(e) << 16);
+    int before = count;
 #pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const T u = __shfl_up_sync(FULL_MASK, sum, d);
-        if (lane - d >= segc) sum += u;
+    for (int k = 1; k < 32; k <<= 1) {
+        const int u = __shfl_up_sync(FULL_MASK, before, k);
+        if (lane >= k) before += u;
     }
-    const T prev = __shfl_up_sync(FULL_MASK, sum, 1);
-    bool carry = false;  // this thread ends the warp's first row, begun in an earlier warp
-    if (multi) {
-        if (f & 1u) {
-            row_store(rows, row0, first, y);
-        } else if (any & ((1u << lane) - 1u)) {
-            row_store(rows, row0, first + prev, y);
+    before += (w == 0 ? 0 : w == 1 ? m2.y : w == 2 ? m2.z : m2.w) - count;  // rows and escapes before the thread
+    int next = m.z + (before >> 16);
+    T xv[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        int c = m.y + (int)d[j];
+        if (d[j] == 0xffffu) c = __ldg(&esc[next++]);
+        xv[j] = d[j] == 0xfffeu ? T(0) : __ldg(&x[c]);
+    }
+    const int row0 = (before & 0xffff) + (int)(f & 1u) - 1;  // the local row of the first slot
+    const int last = m2.x >> 2;                              // the block's last local row
+    seg8_sums(v, xv, f, row0, m.w, [&](int r, T s) {
+        T* const p = y + (m.x + r);
+        if ((r == 0 && (m2.x & 1)) || (r == last && (m2.x & 2))) {
+            atomicAdd(p, s);
         } else {
-            head[w] = lane > 0 ? first + prev : first;
-            carry = true;
+            *p = s;
         }
-    }
-    if (valid > 0) {
-        const bool last = valid <= 8;  // the block's last thread with tasks
-        if (last || (lane < 31 && ((starts >> (lane + 1)) & 1u))) {
-            if (seg < 0) {
-                head[w] = sum;
-                carry = true;
-            } else {
-                row_store(rows, row, sum, y);
-            }
-        } else if (lane == 31) {
-            tail[w] = sum;
-            row_t[w] = row;
-        }
-    }
-    if (tasks <= 32 * 8) return;  // one warp of tasks: no row crosses a warp (uniform per block)
-    const unsigned carried = __ballot_sync(FULL_MASK, carry);
-    if (lane == 0) info[w] = (int)(starts & 1u) | (carried ? 2 : 0) | (tasks > 256 * (w + 1) ? 4 : 0);
-    __syncthreads();
-    if (t == 0) {
-        // Warp k: bit 0, its first slot starts a row; bit 1, a row begun
-        // before it ends in it (head); bit 2, its last row goes on (tail).
-        bool open = false;
-        T c = T(0);
-        int r = 0;
-        for (int k = 0; k < (tasks + 255) >> 8; ++k) {
-            const int fl = info[k];
-            if (open) {
-                if (fl & 1) {
-                    row_store(rows, r, c, y);
-                    open = false;
-                } else if (fl & 2) {
-                    row_store(rows, r, c + head[k], y);
-                    open = false;
-                } else {
-                    c += tail[k];  // the row runs through warp k
-                    continue;
-                }
-            }
-            if (fl & 4) {
-                c = tail[k];
-                r = row_t[k];
-                open = true;
-            }
-        }
-    }
+    });
 }
 
 // spac-seg8-lb and -lbpf ask for this many resident blocks of 128 threads
@@ -658,6 +733,11 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
     }                                                                                                                \
     extern "C" __global__ void __launch_bounds__(1024) spmv_zero_rows_##SUFFIX(int n, const int* rows, T* y) {       \
         zero_rows<T>(n, rows, y);                                                                                    \
+    }                                                                                                                \
+    extern "C" __global__ void __launch_bounds__(128)                                                                \
+        spmv_csr_d16_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta,                           \
+                              const unsigned char* row_starts, const int* esc, const T* x, T* y) {                   \
+        csr_d16<T>(meta, val, delta, row_starts, esc, x, y);                                                         \
     }                                                                                                                \
     SPAC_KERNEL(T, SUFFIX, smem, true, 1)                                                                            \
     SPAC_KERNEL(T, SUFFIX, ldg, false, 1)                                                                            \

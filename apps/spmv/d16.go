@@ -1,0 +1,185 @@
+package spmv
+
+import (
+	"fmt"
+	"slices"
+)
+
+// The csr-d16 kernel's format: CSR's entries in their own order (rows
+// ascending, an empty row given one slot without an entry), cut into
+// blocks of B slots that B/8 threads run eight consecutive slots each, as
+// spac-seg8 does. Per slot it holds the value and a uint16 column offset
+// from the block's column base; per thread one byte of row starts (bit j:
+// slot j starts a row, or is the block's first). Offsets d16Escape and
+// d16Empty are not offsets: the first says the column is the block's next
+// escaped column (Esc, in slot order), the second that the slot holds no
+// entry (an empty row's, or padding past the last entry).
+//
+// Per nonzero it stores w + 2 bytes and one bit, against CSR's w + 4, and
+// 4 bytes per escaped column; rows need no offsets, since local row r of a
+// block is global row Meta[8b] + r. So where a block's columns lie within
+// 65,534 of each other, as in a banded matrix or one numbered part by part
+// (spac reorder), it reads about a quarter fewer bytes than CSR. A matrix
+// whose columns are scattered stores more than CSR, and the kernel
+// declines it (ErrUnsupported).
+//
+// Meta has 8 int32 per block: the row of its first slot, the column base,
+// the index of its first escaped column in Esc, its slots with entries or
+// empty rows (the rest are padding); then flags (bit 0: the first row
+// began in an earlier block; bit 1: the last row goes on in a later one;
+// bits 2 and up: the last row's local index) and, for warps 1 to 3, the
+// rows started and the columns escaped before the warp (rows | escapes <<
+// 16). A row that crosses a block boundary is added with atomicAdd by
+// every block it is in, and ZeroRows lists those rows for clearing first.
+type D16 struct {
+	BlockSize int
+	Blocks    int
+	Val       []float64
+	Offset    []uint16
+	RowStarts []uint8
+	Esc       []int32
+	Meta      []int32
+	ZeroRows  []int32
+}
+
+const (
+	d16Escape = 0xffff
+	d16Empty  = 0xfffe
+	d16Span   = d16Empty - 1 // the largest offset from a block's column base
+	d16Slots  = seg8Slots
+)
+
+// NewD16 builds csr-d16's format of m with blockSize slots per block (a
+// multiple of 256 up to 1024: B/8 threads in at most four whole warps), or
+// says why the kernel does not run it (ErrUnsupported).
+func NewD16(m *Matrix, blockSize int) (*D16, error) {
+	if blockSize%seg8WarpSlots != 0 || blockSize/seg8WarpSlots > seg8Warps {
+		return nil, fmt.Errorf("%w: csr-d16 runs B/8 threads in at most 4 whole warps, and block size %d is not 256, 512, 768 or 1024", ErrUnsupported, blockSize)
+	}
+	empty := 0
+	for r := range m.NRows {
+		if m.RowPtr[r] == m.RowPtr[r+1] {
+			empty++
+		}
+	}
+	used := m.NNZ() + empty
+	if used == 0 {
+		return nil, fmt.Errorf("%w: csr-d16 needs at least one row", ErrUnsupported)
+	}
+	blocks := (used + blockSize - 1) / blockSize
+	slots := blocks * blockSize
+	d := &D16{
+		BlockSize: blockSize, Blocks: blocks,
+		Val: make([]float64, slots), Offset: make([]uint16, slots), RowStarts: make([]uint8, slots/d16Slots),
+		Meta: make([]int32, 8*blocks),
+	}
+	// One pass over the slots, a block at a time: each block's columns are
+	// gathered, then encoded against the block's base.
+	cols := make([]int32, 0, blockSize)   // the block's columns, -1 for an empty row's slot
+	sorted := make([]int32, 0, blockSize) // for the median
+	r, e := 0, 0                          // the next slot's row and entry
+	for b := range blocks {
+		lo := b * blockSize
+		cols = cols[:0]
+		row0 := r
+		for s := lo; s < min(lo+blockSize, used); s++ {
+			if s == lo || e == int(m.RowPtr[r]) {
+				d.RowStarts[s/d16Slots] |= 1 << (s % d16Slots)
+			}
+			if m.RowPtr[r] == m.RowPtr[r+1] { // an empty row: one slot, no entry
+				cols = append(cols, -1)
+				r++
+				continue
+			}
+			cols = append(cols, m.Col[e])
+			d.Val[s] = m.Val[e]
+			if e++; e == int(m.RowPtr[r+1]) {
+				r++
+			}
+		}
+		d.encodeBlock(b, cols, &sorted, row0)
+	}
+	d.flagSharedRows()
+	// Scattered columns: the entries' bytes (padding aside, which only a
+	// matrix of a few blocks notices) at least CSR's.
+	if d16, csr := int64(used)*(4+2)+int64(used)/d16Slots+int64(len(d.Esc))*4, CSRBytesPerNNZ(m.NRows, m.NNZ(), FP32)*float64(m.NNZ()); float64(d16) >= csr {
+		return nil, fmt.Errorf("%w: csr-d16 would store %.2f bytes per nonzero (fp32) against CSR's %.2f: %d of %d columns lie over %d from most of their block's (renumber the matrix, e.g. spac reorder)",
+			ErrUnsupported, float64(d16)/float64(m.NNZ()), csr/float64(m.NNZ()), len(d.Esc), m.NNZ(), d16Span)
+	}
+	return d, nil
+}
+
+// encodeBlock writes block b's offsets, escapes and Meta (but the flags)
+// from its columns (-1: a slot without an entry); the rows come from the
+// row starts already written.
+func (d *D16) encodeBlock(b int, cols []int32, sorted *[]int32, row0 int) {
+	B := d.BlockSize
+	lo := b * B
+	// The base: the smallest column where all fit, else the one that puts
+	// the median in the middle of the span.
+	*sorted = (*sorted)[:0]
+	for _, c := range cols {
+		if c >= 0 {
+			*sorted = append(*sorted, c)
+		}
+	}
+	base := 0
+	if n := len(*sorted); n > 0 {
+		slices.Sort(*sorted)
+		least, most := int((*sorted)[0]), int((*sorted)[n-1])
+		base = least
+		if most-least > d16Span {
+			base = int((*sorted)[n/2]) - d16Span/2
+		}
+	}
+	meta := d.Meta[8*b : 8*b+8]
+	meta[0], meta[1], meta[2], meta[3] = int32(row0), int32(base), int32(len(d.Esc)), int32(len(cols))
+	rows, escapes := 0, 0
+	for i := range B {
+		s := lo + i
+		if i > 0 && i%seg8WarpSlots == 0 {
+			meta[4+i/seg8WarpSlots] = int32(rows | escapes<<16)
+		}
+		if d.RowStarts[s/d16Slots]>>(s%d16Slots)&1 != 0 {
+			rows++
+		}
+		switch {
+		case i >= len(cols) || cols[i] < 0:
+			d.Offset[s] = d16Empty
+		case int(cols[i])-base >= 0 && int(cols[i])-base <= d16Span:
+			d.Offset[s] = uint16(int(cols[i]) - base)
+		default:
+			d.Offset[s] = d16Escape
+			d.Esc = append(d.Esc, cols[i])
+			escapes++
+		}
+	}
+	meta[4] = int32(rows-1) << 2 // the last row's local index; the shared flags come later
+}
+
+// flagSharedRows sets each block's shared-row flags and lists the rows
+// that cross a block boundary in ZeroRows (once each, ascending).
+func (d *D16) flagSharedRows() {
+	for b := 1; b < d.Blocks; b++ {
+		prevLast := int(d.Meta[8*(b-1)]) + int(d.Meta[8*(b-1)+4]>>2)
+		first := int(d.Meta[8*b])
+		// The block's first slot continues the previous block's last row
+		// unless it starts a row of its own: it holds an entry that is not
+		// its row's first (empty rows have a single slot).
+		if first == prevLast {
+			d.Meta[8*(b-1)+4] |= 2
+			d.Meta[8*b+4] |= 1
+			if n := len(d.ZeroRows); n == 0 || d.ZeroRows[n-1] != int32(first) {
+				d.ZeroRows = append(d.ZeroRows, int32(first))
+			}
+		}
+	}
+}
+
+// FormatBytes is what csr-d16 reads of its format with values of p:
+// every slot's value and offset, the row-start bytes, the escaped
+// columns, Meta and the rows cleared first.
+func (d *D16) FormatBytes(p Precision) int64 {
+	slots := int64(d.Blocks) * int64(d.BlockSize)
+	return slots*int64(p.Bytes()+2) + slots/d16Slots + int64(len(d.Esc))*4 + int64(len(d.Meta))*4 + int64(len(d.ZeroRows))*4
+}

@@ -1,0 +1,204 @@
+package spmv
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+)
+
+// d16Slot is one decoded slot of csr-d16's format.
+type d16Slot struct {
+	row   int
+	col   int // -1: no entry
+	val   float64
+	start bool
+}
+
+// decodeD16 reads block b's slots with entries or empty rows as the
+// kernel does: rows from the row starts and the block's first row, columns
+// from the base and the offsets, escapes in order from the block's first.
+func decodeD16(d *D16, b int) []d16Slot {
+	meta := d.Meta[8*b : 8*b+8]
+	var out []d16Slot
+	row, next := int(meta[0])-1, int(meta[2])
+	for i := range int(meta[3]) {
+		s := b*d.BlockSize + i
+		sl := d16Slot{start: d.RowStarts[s/d16Slots]>>(s%d16Slots)&1 != 0, val: d.Val[s]}
+		if sl.start {
+			row++
+		}
+		sl.row = row
+		switch o := d.Offset[s]; o {
+		case d16Empty:
+			sl.col = -1
+		case d16Escape:
+			sl.col = int(d.Esc[next])
+			next++
+		default:
+			sl.col = int(meta[1]) + int(o)
+		}
+		out = append(out, sl)
+	}
+	return out
+}
+
+// TestD16Format decodes every case at every block size csr-d16 runs and
+// checks that the slots are CSR's entries in order with one slot per empty
+// row, that Meta's per-warp counts, last rows and shared flags are what the
+// slots say, that padding holds no entry, and that ZeroRows lists exactly
+// the rows in more than one block; then that a product from the decoded
+// blocks, each row stored plainly or added as its flags say, matches the
+// reference (a wrong flag loses a block's part of a row).
+func TestD16Format(t *testing.T) {
+	for _, tc := range testCases() {
+		m, err := NewMatrix(tc.coo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := randomXFor(m.NCols, 5)
+		ref, abs, err := m.Reference(x, FP64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, B := range []int{256, 512, 1024} {
+			d, err := NewD16(m, B)
+			if err != nil {
+				t.Fatalf("%s B=%d: %v", tc.name, B, err)
+			}
+			e, r := 0, 0 // the next entry, and the next row to see
+			blocksOf := map[int]int{}
+			y := make([]float64, m.NRows)
+			for i := range y {
+				y[i] = math.NaN()
+			}
+			for _, z := range d.ZeroRows {
+				y[z] = 0
+			}
+			escapes := 0
+			for b := range d.Blocks {
+				meta := d.Meta[8*b : 8*b+8]
+				slots := decodeD16(d, b)
+				sums := map[int]float64{}
+				for i, sl := range slots {
+					if i > 0 && i%seg8WarpSlots == 0 {
+						rows := int(meta[4+i/seg8WarpSlots]) & 0xffff
+						if started := countStarts(slots[:i]); rows != started {
+							t.Fatalf("%s B=%d block %d: %d rows before warp %d, want %d", tc.name, B, b, rows, i/seg8WarpSlots, started)
+						}
+						if esc := int(meta[4+i/seg8WarpSlots]) >> 16; esc != countEscapes(d, b, i) {
+							t.Fatalf("%s B=%d block %d: %d escapes before warp %d, want %d", tc.name, B, b, esc, i/seg8WarpSlots, countEscapes(d, b, i))
+						}
+					}
+					if sl.start && sl.row != r && !(i == 0 && sl.row == r-1) {
+						t.Fatalf("%s B=%d block %d slot %d: row %d starts, want %d", tc.name, B, b, i, sl.row, r)
+					}
+					if sl.start && sl.row == r {
+						r++
+					}
+					if sl.col < 0 {
+						if m.RowPtr[sl.row] != m.RowPtr[sl.row+1] || !sl.start {
+							t.Fatalf("%s B=%d block %d slot %d: no entry for row %d, which has entries", tc.name, B, b, i, sl.row)
+						}
+						sums[sl.row] += 0
+						continue
+					}
+					if e >= m.NNZ() || int(m.Row[e]) != sl.row || int(m.Col[e]) != sl.col || m.Val[e] != sl.val {
+						t.Fatalf("%s B=%d block %d slot %d: (%d, %d, %g), want entry %d", tc.name, B, b, i, sl.row, sl.col, sl.val, e)
+					}
+					e++
+					sums[sl.row] += sl.val * x[sl.col]
+				}
+				for s := b*B + int(meta[3]); s < (b+1)*B; s++ {
+					if d.Offset[s] != d16Empty || d.Val[s] != 0 || d.RowStarts[s/d16Slots]>>(s%d16Slots)&1 != 0 {
+						t.Fatalf("%s B=%d block %d: padding slot %d holds something", tc.name, B, b, s-b*B)
+					}
+				}
+				last := slots[len(slots)-1].row - int(meta[0])
+				if int(meta[4])>>2 != last {
+					t.Fatalf("%s B=%d block %d: last local row %d, want %d", tc.name, B, b, meta[4]>>2, last)
+				}
+				for row, v := range sums {
+					blocksOf[row]++
+					local := row - int(meta[0])
+					if (local == 0 && meta[4]&1 != 0) || (local == last && meta[4]&2 != 0) {
+						y[row] += v
+					} else {
+						y[row] = v
+					}
+				}
+				escapes = int(meta[2]) + countEscapes(d, b, B)
+			}
+			if e != m.NNZ() || r != m.NRows || escapes != len(d.Esc) {
+				t.Fatalf("%s B=%d: %d of %d entries, %d of %d rows, %d of %d escapes decoded", tc.name, B, e, m.NNZ(), r, m.NRows, escapes, len(d.Esc))
+			}
+			var shared []int32
+			for row := range m.NRows {
+				if blocksOf[row] > 1 {
+					shared = append(shared, int32(row))
+				}
+			}
+			if !equal(shared, d.ZeroRows) {
+				t.Fatalf("%s B=%d: ZeroRows %v, want %v", tc.name, B, d.ZeroRows, shared)
+			}
+			if err := MaxRelError(y, ref, abs); !(err <= Tolerance(FP64)) {
+				t.Errorf("%s B=%d: the decoded blocks' product is off by %.3g", tc.name, B, err)
+			}
+			if tc.name == "band-far" && len(d.Esc) == 0 {
+				t.Errorf("band-far B=%d: no escapes", B)
+			}
+		}
+	}
+}
+
+func countStarts(slots []d16Slot) int {
+	n := 0
+	for _, sl := range slots {
+		if sl.start {
+			n++
+		}
+	}
+	return n
+}
+
+// countEscapes counts block b's escaped offsets in its first n slots.
+func countEscapes(d *D16, b, n int) int {
+	c := 0
+	for _, o := range d.Offset[b*d.BlockSize : b*d.BlockSize+n] {
+		if o == d16Escape {
+			c++
+		}
+	}
+	return c
+}
+
+// TestD16Refuses: block sizes the kernel cannot run, and a matrix whose
+// columns are so scattered that the format would outgrow CSR.
+func TestD16Refuses(t *testing.T) {
+	m, err := NewMatrix(randomCOO("scattered", 1000, 1_000_000, 5000, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewD16(m, 1024); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("scattered columns: %v, want ErrUnsupported", err)
+	}
+	for _, B := range []int{32, 128, 384, 2048} {
+		if _, err := NewD16(m, B); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("B=%d: %v, want ErrUnsupported", B, err)
+		}
+	}
+	// The same columns in a band fit.
+	cases := testCases()
+	i := slices.IndexFunc(cases, func(tc testCase) bool { return tc.name == "band-far" })
+	band, err := NewMatrix(cases[i].coo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewD16(band, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, csr := float64(d.FormatBytes(FP32))/float64(band.NNZ()), CSRBytesPerNNZ(band.NRows, band.NNZ(), FP32); got >= 0.85*csr {
+		t.Errorf("band-far: %.2f bytes per nonzero, want well under CSR's %.2f", got, csr)
+	}
+}

@@ -29,9 +29,12 @@ type Options struct {
 	// tries GroupImbalances. Either changes only how evenly the work is
 	// spread: every share is made to fit its parts exactly.
 	Imbalance float64
-	// Grouper splits the contracted graph into one group per rank; nil:
-	// PT-Scotch.
+	// Grouper splits the contracted or the cluster graph into one group
+	// per rank; nil: PT-Scotch.
 	Grouper Grouper
+	// Grouping is the graph the tasks are grouped on: a vertex per task,
+	// or per cluster of tasks (GroupAuto: clusters from SmallTasks tasks).
+	Grouping Grouping
 	// GroupImbalances are the imbalances the first grouping is tried
 	// with (nil: DefaultGroupImbalances below SmallTasks tasks,
 	// LargeGroupImbalance from there).
@@ -51,9 +54,10 @@ func (o Options) grouper() Grouper {
 	return o.Grouper
 }
 
-// Grouper partitions the distributed contracted graph g (one vertex per
-// task, the rank's own tasks being its vertices) into groups parts of
-// about equal size and few cut edges: the part of each local vertex.
+// Grouper partitions the distributed graph g (the contracted graph, one
+// vertex per task, the rank's own tasks being its vertices; or the cluster
+// graph, one vertex per cluster, weighted by its tasks) into groups parts
+// of about equal weight and few cut edges: the part of each local vertex.
 type Grouper func(c mpi.Comm, g *ptscotch.Graph, groups int, opts Options) ([]int32, error)
 
 // PTScotch is the default Grouper: SCOTCH_dgraphPart with opts.Imbalance
@@ -140,8 +144,14 @@ type edge struct{ E, U, V int32 }
 //     input together, one vertex per task (each rank its own tasks'
 //     vertices), each data object's tasks chained in transform.Walk's
 //     order and closed into a cycle, by the rank that owns the object;
+//     from SmallTasks tasks (opts.Grouping), the cluster graph instead:
+//     a vertex per cluster of tasks (a task's row for the spmv model, its
+//     endpoint of fewer tasks for the graph model), weighted by its
+//     tasks, and the chains' links between clusters as its edges
+//     (clusterGraph);
 //  2. PT-Scotch (opts.Grouper) cuts it into one group per rank (no more
-//     groups than parts), and every task moves to its group's rank;
+//     groups than parts), every task takes its own or its cluster's
+//     group, and moves to its group's rank;
 //  3. the shares are made to fit whole parts: rank r gets K_r parts, the
 //     tasks of its share beyond K_r*Cap (fewer than Cap) move to ranks with
 //     room, each to where its endpoints already are;
@@ -190,7 +200,12 @@ func Partition(ctx context.Context, c mpi.Comm, sh *Shard, opts Options) (*Resul
 	var group []int32
 	if c.Size() > 1 && !small {
 		tell("contract")
-		cg, err := contract(c, g, readStart)
+		var gr *grouping
+		if opts.clusters(sh.Total) {
+			gr, err = clusterGrouping(c, g)
+		} else {
+			gr, err = taskGrouping(c, g, readStart)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -199,10 +214,10 @@ func Partition(ctx context.Context, c mpi.Comm, sh *Shard, opts Options) (*Resul
 		debug.FreeOSMemory()
 		st.lap(0)
 		tell("group")
-		if group, err = bestGrouping(c, g, cg, opts); err != nil {
+		if group, err = bestGrouping(c, g, gr, opts); err != nil {
 			return nil, err
 		}
-		cg = nil
+		gr = nil
 		st.lap(1)
 	} else {
 		group = make([]int32, len(g.U))
@@ -694,7 +709,7 @@ const LargeGroupImbalance = 0.1
 // bestGrouping groups the tasks with every imbalance of
 // opts.GroupImbalances and keeps the grouping with the fewest data
 // objects shared between groups (ties: the earlier).
-func bestGrouping(c mpi.Comm, g *shareGraph, cg *ptscotch.Graph, opts Options) ([]int32, error) {
+func bestGrouping(c mpi.Comm, g *shareGraph, gr *grouping, opts Options) ([]int32, error) {
 	grouper := opts.grouper()
 	imbalances := opts.GroupImbalances
 	switch {
@@ -711,12 +726,16 @@ func bestGrouping(c mpi.Comm, g *shareGraph, cg *ptscotch.Graph, opts Options) (
 		o.Imbalance = imb
 		// No more groups than parts: with fewer parts than ranks, a rank
 		// without a part would have to send its whole group away.
-		group, err := grouper(c, cg, min(c.Size(), opts.K), o)
+		part, err := grouper(c, gr.graph, min(c.Size(), opts.K), o)
+		if err == nil && len(part) != len(gr.graph.Xadj)-1 {
+			err = fmt.Errorf("the grouper returned %d groups for %d vertices", len(part), len(gr.graph.Xadj)-1)
+		}
 		if err = mpi.Agree(c, err); err != nil {
 			return nil, err
 		}
-		if len(group) != len(g.U) {
-			return nil, fmt.Errorf("the grouper returned %d groups for %d tasks", len(group), len(g.U))
+		group, err := gr.tasks(part)
+		if err != nil {
+			return nil, err
 		}
 		if len(imbalances) == 1 {
 			return group, nil

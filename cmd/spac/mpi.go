@@ -67,18 +67,28 @@ func mpiRank(ms []spac.Method) (rank, size int, err error) {
 
 // distFlags are partition's flags for the distributed run.
 type distFlags struct {
-	on     bool
-	passes int
+	on       bool
+	passes   int
+	grouping string
 }
 
 func (f *distFlags) register(c *cobra.Command) {
 	fl := c.Flags()
 	fl.BoolVar(&f.on, "mpi", false, "distributed SPAC over MPI: start the MPI build (bin/mpi/spac, 'make mpi') under mpirun -np P; each process reads its byte range of IN (a file every process can open), PT-Scotch splits the tasks between the processes, each runs SPAC on its share, the assignment is written in parallel")
 	fl.IntVar(&f.passes, "passes", 0, "--mpi: times the shares are partitioned, 1 to 16 (0: 2 below 1M tasks, 1 from there); each pass after the first regroups the parts of the one before between the processes, and the best is kept")
+	fl.StringVar(&f.grouping, "grouping", "auto", "--mpi: what PT-Scotch splits between the processes: tasks (a vertex per task), clusters (a vertex per row, or per graph vertex with its edges to neighbours of higher degree, weighted by its tasks: faster, less memory) or auto (clusters from 1M tasks)")
 }
 
-func (f *distFlags) check() error {
-	return intIn("passes", f.passes, 0, 16, "passes; 0 chooses by size")
+// check validates the flags and returns the grouping.
+func (f *distFlags) check() (dist.Grouping, error) {
+	if err := intIn("passes", f.passes, 0, 16, "passes; 0 chooses by size"); err != nil {
+		return 0, err
+	}
+	g, err := dist.ParseGrouping(f.grouping)
+	if err != nil {
+		return 0, usagef("--grouping: %v", err)
+	}
+	return g, nil
 }
 
 // runDistributed is 'spac partition --mpi': dist.Read, dist.Partition and
@@ -87,13 +97,14 @@ func runDistributed(c *cobra.Command, path string, in *inputFlags, pf *partFlags
 	if method != "spac" {
 		return usagef("--mpi runs SPAC (--method spac); %s runs on one machine, or, for hypergraph, under mpirun without --mpi", method)
 	}
-	if err := df.check(); err != nil {
+	grouping, err := df.check()
+	if err != nil {
 		return err
 	}
-	if err := pf.validate(); err != nil {
+	if err = pf.validate(); err != nil {
 		return err
 	}
-	if err := checkOutputs(c, "assignment"); err != nil {
+	if err = checkOutputs(c, "assignment"); err != nil {
 		return err
 	}
 	cfg, err := in.config()
@@ -124,7 +135,7 @@ func runDistributed(c *cobra.Command, path string, in *inputFlags, pf *partFlags
 	prog.Printf("%s: %d x %d, %d stored entries (%s %s), %d used; %d processes; %d parts of at most %d tasks",
 		sh.Name, sh.NRows, sh.NCols, sh.Stored, sh.Field, sh.Symmetry, sh.Total, comm.Size(), opts.K, opts.Cap)
 	stages := prog.Stages("spac --mpi")
-	res, err := dist.Partition(c.Context(), comm, sh, dist.Options{K: opts.K, Cap: opts.Cap, Local: opts, Passes: df.passes, Progress: stages.Begin})
+	res, err := dist.Partition(c.Context(), comm, sh, dist.Options{K: opts.K, Cap: opts.Cap, Local: opts, Passes: df.passes, Grouping: grouping, Progress: stages.Begin})
 	stages.End(err == nil, time.Since(start)-readTime)
 	if err != nil {
 		return err

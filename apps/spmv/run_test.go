@@ -148,10 +148,11 @@ func TestSpeedupsAndSummary(t *testing.T) {
 	}
 	s := sums[0]
 	if s.Class != Circuit || s.Best.Kernel != "spac-ldg-x4" || s.BestSPAC.Kernel != "spac-ldg-x4" || s.BestCuSPARSE.Kernel != "cusparse-csr" ||
-		math.Abs(s.Speedup-1.25) > 1e-12 || s.AllOK {
+		math.Abs(s.Speedup-1.25) > 1e-12 || s.BestOurs.Kernel != "spac-ldg-x4" || math.Abs(s.OursSpeedup-1.25) > 1e-12 || s.AllOK {
 		t.Errorf("scircuit summary %+v", s)
 	}
-	if c := sums[1]; c.Class != Mesh || c.BestCuSPARSE.Kernel != "cusparse-sell" || math.Abs(c.Speedup-9.0/11) > 1e-12 || !c.AllOK {
+	if c := sums[1]; c.Class != Mesh || c.BestCuSPARSE.Kernel != "cusparse-sell" || math.Abs(c.Speedup-9.0/11) > 1e-12 ||
+		c.BestOurs.Kernel != "spac-smem" || math.Abs(c.OursSpeedup-9.0/11) > 1e-12 || !c.AllOK {
 		t.Errorf("cant summary %+v", c)
 	}
 }

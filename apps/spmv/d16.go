@@ -2,6 +2,7 @@ package spmv
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -47,6 +48,7 @@ const (
 	d16Empty  = 0xfffe
 	d16Span   = d16Empty - 1 // the largest offset from a block's column base
 	d16Slots  = seg8Slots
+	d16Sample = 64 // columns sampled for a block's base where they span more than d16Span
 )
 
 // NewD16 builds csr-d16's format of m with blockSize slots per block (a
@@ -116,21 +118,31 @@ func (d *D16) encodeBlock(b int, cols []int32, sorted *[]int32, row0 int) {
 	B := d.BlockSize
 	lo := b * B
 	// The base: the smallest column where all fit, else the one that puts
-	// the median in the middle of the span.
-	*sorted = (*sorted)[:0]
+	// the median of an evenly spaced sample of the columns (d16Sample of
+	// them: sorting all cost 40 ns a nonzero) in the middle of the span.
+	least, most, n := int32(math.MaxInt32), int32(-1), 0
 	for _, c := range cols {
 		if c >= 0 {
-			*sorted = append(*sorted, c)
+			least, most, n = min(least, c), max(most, c), n+1
 		}
 	}
-	base := 0
-	if n := len(*sorted); n > 0 {
-		slices.Sort(*sorted)
-		least, most := int((*sorted)[0]), int((*sorted)[n-1])
-		base = least
-		if most-least > d16Span {
-			base = int((*sorted)[n/2]) - d16Span/2
+	base := int(least)
+	if n == 0 {
+		base = 0
+	} else if int(most)-int(least) > d16Span {
+		*sorted = (*sorted)[:0]
+		step := max(1, n/d16Sample)
+		for i, k := 0, 0; i < len(cols); i++ {
+			if cols[i] < 0 {
+				continue
+			}
+			if k%step == 0 {
+				*sorted = append(*sorted, cols[i])
+			}
+			k++
 		}
+		slices.Sort(*sorted)
+		base = int((*sorted)[len(*sorted)/2]) - d16Span/2
 	}
 	meta := d.Meta[8*b : 8*b+8]
 	meta[0], meta[1], meta[2], meta[3] = int32(row0), int32(base), int32(len(d.Esc)), int32(len(cols))

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/spac-gpu/spac/matrices"
 )
 
 // d16Slot is one decoded slot of csr-d16's format.
@@ -200,5 +202,25 @@ func TestD16Refuses(t *testing.T) {
 	}
 	if got, csr := float64(d.FormatBytes(FP32))/float64(band.NNZ()), CSRBytesPerNNZ(band.NRows, band.NNZ(), FP32); got >= 0.85*csr {
 		t.Errorf("band-far: %.2f bytes per nonzero, want well under CSR's %.2f", got, csr)
+	}
+}
+
+// BenchmarkNewD16 builds csr-d16's format of a 2M-row circuit-like
+// matrix (10M nonzeros, 2.8% of them escaped) at B=1024.
+func BenchmarkNewD16(b *testing.B) {
+	coo, err := matrices.Circuit(2_000_000, 5, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := NewMatrix(coo)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(m.NNZ()))
+	b.ResetTimer()
+	for range b.N {
+		if _, err := NewD16(m, 1024); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

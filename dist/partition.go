@@ -1114,6 +1114,9 @@ func partitionShare(ctx context.Context, g *shareGraph, mine []edge, k int64, op
 	s.inc = inc
 	o := opts.Local
 	o.K, o.Cap, o.Progress = int(k), opts.Cap, nil
+	if o.StartsBySize == 0 {
+		o.StartsBySize = g.total // the starts the single machine would run on the whole input
+	}
 	p, err := spac.SPAC{}.Partition(ctx, lg, inc, o)
 	if err != nil {
 		return nil, err

@@ -29,7 +29,8 @@ type Options struct {
 	Coarsen        int                   // most levels of matching in Go before METIS on graphs of 1M edges or more (0: none, METIS sees the whole graph)
 	Polish         int                   // passes of Polish after the cap pass (0: none)
 	Refine         int                   // rounds of RefinePairs after Polish (0: none)
-	Starts         []string              // first partitions SPAC refines, the best kept (nil: DefaultStarts)
+	Starts         []string              // first partitions SPAC refines, the best kept (nil: by the size, see fromStarts)
+	StartsBySize   int64                 // the edges the default starts are chosen by (0: the graph's own); a distributed run's share passes the whole input's
 
 	// HEP's parameter; the other methods ignore it.
 	Tau float64 // degree threshold in multiples of the mean degree (0: DefaultTau; +Inf: all edges by NE++)

@@ -164,14 +164,23 @@ func ParseStarts(s string) ([]string, error) {
 }
 
 // fromStarts computes every start of opts, in parallel, polishes and
-// refines each, and returns the one with the fewest copies.
+// refines each, and returns the one with the fewest copies. Without
+// opts.Starts they are chosen by the graph's size, or by
+// opts.StartsBySize: a share of a distributed run then runs what the
+// single machine would run on the whole input (one start from
+// hugeStartsEdges), not the several starts its own size would get, which
+// made 4M-task shares slower than 8M-task ones.
 func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
 	names := opts.Starts
+	size := int64(g.NumEdges())
+	if opts.StartsBySize > 0 {
+		size = opts.StartsBySize
+	}
 	switch {
 	case names != nil:
-	case g.NumEdges() >= hugeStartsEdges:
+	case size >= hugeStartsEdges:
 		names = []string{hugeStart(g, inc)}
-	case g.NumEdges() >= coarsenMinEdges:
+	case size >= int64(coarsenMinEdges):
 		names = LargeStarts
 	default:
 		names = DefaultStarts

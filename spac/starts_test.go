@@ -1,7 +1,9 @@
 package spac
 
 import (
+	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/spac-gpu/spac/matrices"
@@ -69,5 +71,47 @@ func TestHugeStart(t *testing.T) {
 	}
 	if l, want := orderLocality(same), 2.0/localWindow; l != want {
 		t.Errorf("one task repeated: order locality %v, want %v", l, want)
+	}
+}
+
+// TestStartsBySize: a graph judged by a size of hugeStartsEdges or more
+// (a distributed run's share of a huge input) runs the one start the rule
+// picks, exactly as if it were named, and no other; by its own small size
+// it runs several.
+func TestStartsBySize(t *testing.T) {
+	m, err := matrices.RMAT(12, 16, 0.57, 0.19, 0.19, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, inc, err := matrices.BuildLocality(m, matrices.ModelSpMV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, capacity, err := Resolve(g.NumEdges(), 0, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(o Options) (Partition, int) {
+		t.Helper()
+		starts := 0
+		o.K, o.Cap, o.Seed = k, capacity, 1
+		o.Progress = func(stage string) {
+			if strings.HasPrefix(stage, "start ") {
+				starts++
+			}
+		}
+		p, err := SPAC{}.Partition(context.Background(), g, inc, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, starts
+	}
+	bySize, counted := run(Options{StartsBySize: hugeStartsEdges})
+	named, _ := run(Options{Starts: []string{hugeStart(g, inc)}})
+	if counted != 0 || !slices.Equal(bySize.Part, named.Part) {
+		t.Errorf("judged by %d edges: %d starts counted, same partition as the named start %s: %v", hugeStartsEdges, counted, hugeStart(g, inc), slices.Equal(bySize.Part, named.Part))
+	}
+	if _, counted := run(Options{}); counted < 2 {
+		t.Errorf("by its own %d edges: %d starts counted, want several", g.NumEdges(), counted)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/spac-gpu/spac/matrices"
@@ -59,7 +60,8 @@ func naiveClusters(u, v []int32, model matrices.Model) []int32 {
 // obvious way on one machine: every data object's tasks sorted by their
 // other endpoint (then task), consecutive ones linked, closed into a cycle
 // from three, each link between two clusters an edge of weight 1 both
-// ways; a cluster's weight is its tasks.
+// ways (but for objects of more than hubChainTasks tasks); a cluster's
+// weight is its tasks.
 func naiveClusterGraph(u, v, cl []int32, clusters int) ([]int32, map[[2]int32]int32) {
 	type rec struct{ other, e int32 }
 	chains := map[int32][]rec{}
@@ -79,6 +81,9 @@ func naiveClusterGraph(u, v, cl []int32, clusters int) ([]int32, map[[2]int32]in
 		}
 	}
 	for _, ch := range chains {
+		if len(ch) > hubChainTasks {
+			continue
+		}
 		slices.SortFunc(ch, func(x, y rec) int { return cmp.Or(cmp.Compare(x.other, y.other), cmp.Compare(x.e, y.e)) })
 		for i := 0; i+1 < len(ch); i++ {
 			link(ch[i], ch[i+1])
@@ -88,6 +93,24 @@ func naiveClusterGraph(u, v, cl []int32, clusters int) ([]int32, map[[2]int32]in
 		}
 	}
 	return vwgt, adj
+}
+
+// countHubs counts the data objects of more than hubChainTasks tasks.
+func countHubs(u, v []int32) int {
+	tasks := map[int32]int{}
+	for e := range u {
+		tasks[u[e]]++
+		if v[e] != u[e] {
+			tasks[v[e]]++
+		}
+	}
+	n := 0
+	for _, k := range tasks {
+		if k > hubChainTasks {
+			n++
+		}
+	}
+	return n
 }
 
 // TestClusterGraph builds the cluster graph on 1 to 4 goroutine ranks:
@@ -107,6 +130,12 @@ func TestClusterGraph(t *testing.T) {
 		cases = append(cases, input{path, nil})
 	}
 	cases = append(cases, input{filepath.Join(dir, "rmat.mtx"), &graph}, input{filepath.Join(dir, "stencil.mtx"), &graph})
+	var hubs atomic.Int64 // objects whose chains the rule leaves out, over every case
+	defer func() {
+		if hubs.Load() == 0 {
+			t.Errorf("no input has an object of more than %d tasks: the hub rule went untested", hubChainTasks)
+		}
+	}()
 	for _, tc := range cases {
 		for _, p := range []int{1, 2, 3, 4} {
 			name := fmt.Sprintf("%s/P%d", filepath.Base(tc.path), p)
@@ -156,6 +185,9 @@ func TestClusterGraph(t *testing.T) {
 				}
 				cl := naiveClusters(u, v, g.model)
 				wantW, wantAdj := naiveClusterGraph(u, v, cl, g.numRowVertices)
+				if c.Rank() == 0 {
+					hubs.Add(int64(countHubs(u, v)))
+				}
 				got := map[[2]int32]int32{}
 				for _, a := range all {
 					if _, dup := got[[2]int32{a.A, a.B}]; dup {

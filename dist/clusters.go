@@ -123,8 +123,8 @@ func clusterGrouping(c mpi.Comm, g *shareGraph) (*grouping, error) {
 // whose cluster it is (0 for none: PT-Scotch takes vertices of weight 0),
 // and for every link of a data object's chain between tasks of different
 // clusters (objects of at most hubChainTasks tasks) an edge between the
-// two clusters, the links between two
-// clusters adding up to its weight. The chains are contract's in
+// two clusters, the links between two clusters adding up to its weight.
+// The chains are contract's in
 // neighbour order: the tasks of object V sorted by their other endpoint,
 // consecutive ones linked, closed into a cycle from three tasks. They are
 // not walked (walkChains, the graph model's): the walk costs an exchange
@@ -192,40 +192,26 @@ func clusterGraph(c mpi.Comm, g *shareGraph) (cg *ptscotch.Graph, deg []int32, e
 			recv[i] = pack(v, cl)
 		}
 	})
-	// The links between clusters, to the owners of both: counted first,
-	// then laid out by rank in one buffer, as contract does.
-	eachLink := func(visit func(a, b int32)) {
+	// The links between clusters, to the owners of both.
+	links, counts := byRank(p, func(put func(q int, l uint64)) {
+		link := func(a, b int32) {
+			if a != b {
+				put(owner(a, p), pack(a, b))
+				put(owner(b, p), pack(b, a))
+			}
+		}
 		chains(func(_ int32, lo, hi int) {
 			if hi-lo > hubChainTasks {
 				return
 			}
 			cl := func(i int) int32 { return int32(uint32(recv[i])) }
 			for i := lo; i+1 < hi; i++ {
-				if a, b := cl(i), cl(i+1); a != b {
-					visit(a, b)
-				}
+				link(cl(i), cl(i+1))
 			}
 			if hi-lo >= 3 {
-				if a, b := cl(hi-1), cl(lo); a != b {
-					visit(a, b)
-				}
+				link(cl(hi-1), cl(lo))
 			}
 		})
-	}
-	counts := make([]int, p)
-	eachLink(func(a, b int32) {
-		counts[owner(a, p)]++
-		counts[owner(b, p)]++
-	})
-	off := prefix(counts)
-	links := make([]uint64, off[p-1]+counts[p-1])
-	eachLink(func(a, b int32) {
-		q := owner(a, p)
-		links[off[q]] = pack(a, b)
-		off[q]++
-		q = owner(b, p)
-		links[off[q]] = pack(b, a)
-		off[q]++
 	})
 	recv = nil
 	got, _, err := mpi.AlltoallFlat(c, links, counts)
@@ -323,18 +309,14 @@ func clusterGroups(c mpi.Comm, g *shareGraph, deg, part []int32) ([]int32, error
 // Collective over c.
 func askOwners[T any](c mpi.Comm, each func(visit func(r int32)), answer func(r int32) T) (func(r int32) T, error) {
 	p := c.Size()
-	counts := make([]int, p)
-	each(func(r int32) { counts[owner(r, p)]++ })
-	off := prefix(counts)
-	ids := make([]int32, off[p-1]+counts[p-1])
-	each(func(r int32) {
-		ids[off[owner(r, p)]] = r
-		off[owner(r, p)]++
+	ids, counts := byRank(p, func(put func(q int, r int32)) {
+		each(func(r int32) { put(owner(r, p), r) })
 	})
 	// Each owner's segment sorted, without repeats, moved down in place.
+	off := prefix(counts)
 	at := 0
 	for q := range p {
-		seg := ids[off[q]-counts[q] : off[q]]
+		seg := ids[off[q] : off[q]+counts[q]]
 		slices.Sort(seg)
 		seg = slices.Compact(seg)
 		copy(ids[at:], seg)

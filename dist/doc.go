@@ -20,8 +20,9 @@
 //     endpoint of fewer tasks for the graph model; weighted by its tasks;
 //     the chains' links between clusters its edges), and every task takes
 //     its cluster's group; the tasks move to their group's rank; the
-//     shares are made to fit whole parts of the cap, moving the few tasks beyond (fewer than a part per
-//     rank) to ranks where their data objects already are; each rank runs
+//     shares are made to fit whole parts of the cap, moving the few tasks
+//     beyond (fewer than a part per rank) to ranks where their data
+//     objects already are; each rank runs
 //     the single-machine SPAC (package spac: its starts, cap pass, polish
 //     and refinement) on its share; a second pass (by default below
 //     SmallTasks tasks) regroups the parts, as units, between the ranks by

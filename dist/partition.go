@@ -424,8 +424,7 @@ func contract(c mpi.Comm, g *shareGraph, readStart []int64) (*ptscotch.Graph, er
 			return nil, err
 		}
 	}
-	// Links a-b of every chain, to the ranks holding a and b: counted
-	// first, then laid out by rank in one buffer (no growth, no copy).
+	// Links a-b of every chain, to the ranks holding a and b.
 	type link struct{ A, B int32 }
 	eachLink := func(visit func(a, b int32)) {
 		for lo := 0; lo < len(recv); {
@@ -442,20 +441,11 @@ func contract(c mpi.Comm, g *shareGraph, readStart []int64) (*ptscotch.Graph, er
 			lo = hi
 		}
 	}
-	lcounts := make([]int, p)
-	eachLink(func(a, b int32) {
-		lcounts[holder(int64(a), readStart)]++
-		lcounts[holder(int64(b), readStart)]++
-	})
-	loff := prefix(lcounts)
-	links := make([]link, loff[p-1]+lcounts[p-1])
-	eachLink(func(a, b int32) {
-		q := holder(int64(a), readStart)
-		links[loff[q]] = link{a, b}
-		loff[q]++
-		q = holder(int64(b), readStart)
-		links[loff[q]] = link{b, a}
-		loff[q]++
+	links, lcounts := byRank(p, func(put func(q int, l link)) {
+		eachLink(func(a, b int32) {
+			put(holder(int64(a), readStart), link{a, b})
+			put(holder(int64(b), readStart), link{b, a})
+		})
 	})
 	recv = nil
 	got, _, err := mpi.AlltoallFlat(c, links, lcounts)
@@ -506,26 +496,15 @@ func contract(c mpi.Comm, g *shareGraph, readStart []int64) (*ptscotch.Graph, er
 // to v's owner, and returns what this rank receives as an owner.
 func toOwners[T any](c mpi.Comm, g *shareGraph, rec func(i int, v, other int32) T) ([]T, error) {
 	p := c.Size()
-	counts := make([]int, p)
-	for i, u := range g.U {
-		counts[owner(u, p)]++
-		if v := g.V[i]; v != u {
-			counts[owner(v, p)]++
+	send, counts := byRank(p, func(put func(q int, x T)) {
+		for i, u := range g.U {
+			v := g.V[i]
+			put(owner(u, p), rec(i, u, v))
+			if v != u {
+				put(owner(v, p), rec(i, v, u))
+			}
 		}
-	}
-	off := prefix(counts)
-	send := make([]T, off[p-1]+counts[p-1])
-	for i, u := range g.U {
-		v := g.V[i]
-		q := owner(u, p)
-		send[off[q]] = rec(i, u, v)
-		off[q]++
-		if v != u {
-			q = owner(v, p)
-			send[off[q]] = rec(i, v, u)
-			off[q]++
-		}
-	}
+	})
 	recv, _, err := mpi.AlltoallFlat(c, send, counts)
 	return recv, err
 }
@@ -773,17 +752,11 @@ func presences(c mpi.Comm, g *shareGraph, group []int32) (int64, error) {
 // redistribute sends every task to the rank of its group and returns the
 // tasks this rank receives, in increasing task number.
 func redistribute(c mpi.Comm, g *shareGraph, group []int32) ([]edge, error) {
-	p := c.Size()
-	counts := make([]int, p)
-	for _, q := range group {
-		counts[q]++
-	}
-	off := prefix(counts)
-	send := make([]edge, len(group))
-	for i, q := range group {
-		send[off[q]] = edge{int32(g.first + int64(i)), g.U[i], g.V[i]}
-		off[q]++
-	}
+	send, counts := byRank(c.Size(), func(put func(q int, e edge)) {
+		for i, q := range group {
+			put(int(q), edge{int32(g.first + int64(i)), g.U[i], g.V[i]})
+		}
+	})
 	recv, _, err := mpi.AlltoallFlat(c, send, counts)
 	if err != nil {
 		return nil, err
@@ -1281,18 +1254,11 @@ func globalParts(s *share, offset int64) []taskPart {
 // returnParts sends every task's global part to the rank that read it and
 // returns the parts of this rank's read share, in its order.
 func returnParts(c mpi.Comm, tp []taskPart, readStart []int64, n int) ([]int32, error) {
-	p := c.Size()
-	counts := make([]int, p)
-	for _, t := range tp {
-		counts[holder(int64(t.E), readStart)]++
-	}
-	off := prefix(counts)
-	send := make([]taskPart, len(tp))
-	for _, t := range tp {
-		q := holder(int64(t.E), readStart)
-		send[off[q]] = t
-		off[q]++
-	}
+	send, counts := byRank(c.Size(), func(put func(q int, t taskPart)) {
+		for _, t := range tp {
+			put(holder(int64(t.E), readStart), t)
+		}
+	})
 	recv, _, err := mpi.AlltoallFlat(c, send, counts)
 	if err != nil {
 		return nil, err
@@ -1338,17 +1304,11 @@ func partGraph(c mpi.Comm, s *share, plan partPlan) (*ptscotch.Graph, error) {
 			}
 		}
 	}
-	counts := make([]int, p)
-	for _, x := range pairs {
-		counts[owner(x.V, p)]++
-	}
-	off := prefix(counts)
-	send := make([]op, len(pairs))
-	for _, x := range pairs {
-		q := owner(x.V, p)
-		send[off[q]] = x
-		off[q]++
-	}
+	send, counts := byRank(p, func(put func(q int, x op)) {
+		for _, x := range pairs {
+			put(owner(x.V, p), x)
+		}
+	})
 	pairs = nil
 	recv, _, err := mpi.AlltoallFlat(c, send, counts)
 	if err != nil {
@@ -1440,17 +1400,11 @@ func regroup(c mpi.Comm, s *share, pgroup []int32) ([]edge, partPlan, error) {
 	for q := 1; q < p; q++ {
 		plan.offset[q] = plan.offset[q-1] + count[q-1]
 	}
-	counts := make([]int, p)
-	for _, q := range s.part.Part {
-		counts[pgroup[q]]++
-	}
-	off := prefix(counts)
-	send := make([]edge, len(s.edges))
-	for i, e := range s.edges {
-		q := pgroup[s.part.Part[i]]
-		send[off[q]] = e
-		off[q]++
-	}
+	send, counts := byRank(p, func(put func(q int, e edge)) {
+		for i, e := range s.edges {
+			put(int(pgroup[s.part.Part[i]]), e)
+		}
+	})
 	recv, _, err := mpi.AlltoallFlat(c, send, counts)
 	if err != nil {
 		return nil, partPlan{}, err

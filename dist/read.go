@@ -781,17 +781,11 @@ func dedupe(c mpi.Comm, row, col []int32, first int64) ([]bool, error) {
 	}
 	key := func(i int) uint64 { return uint64(uint32(row[i]))<<32 | uint64(uint32(col[i])) }
 	owner := func(k uint64) int { return int(rng.Mix(k) % uint64(p)) }
-	counts := make([]int, p)
-	for i := range row {
-		counts[owner(key(i))]++
-	}
-	off := prefix(counts)
-	send := make([]rec, len(row))
-	for i := range row {
-		q := owner(key(i))
-		send[off[q]] = rec{key(i), first + int64(i)}
-		off[q]++
-	}
+	send, counts := byRank(p, func(put func(q int, r rec)) {
+		for i := range row {
+			put(owner(key(i)), rec{key(i), first + int64(i)})
+		}
+	})
 	recv, rcounts, err := mpi.AlltoallFlat(c, send, counts)
 	if err != nil {
 		return nil, err
@@ -834,6 +828,22 @@ func dedupe(c mpi.Comm, row, col []int32, first int64) ([]bool, error) {
 		}
 	}
 	return dropped, nil
+}
+
+// byRank lays out the records each puts, in one buffer by destination rank
+// (each rank's in the order put), with their counts: mpi.AlltoallFlat's
+// arguments. each runs twice, to count and then to place (no growth, no
+// copy), and must put the same records both times.
+func byRank[T any](p int, each func(put func(q int, x T))) (buf []T, counts []int) {
+	counts = make([]int, p)
+	each(func(q int, _ T) { counts[q]++ })
+	off := prefix(counts)
+	buf = make([]T, off[p-1]+counts[p-1])
+	each(func(q int, x T) {
+		buf[off[q]] = x
+		off[q]++
+	})
+	return buf, counts
 }
 
 // prefix is the exclusive prefix sum of counts.

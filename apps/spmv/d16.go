@@ -78,7 +78,7 @@ func NewD16(m *Matrix, blockSize int) (*D16, error) {
 	// One pass over the slots, a block at a time: each block's columns are
 	// gathered, then encoded against the block's base.
 	cols := make([]int32, 0, blockSize)   // the block's columns, -1 for an empty row's slot
-	sorted := make([]int32, 0, blockSize) // for the median
+	sample := make([]int32, 0, blockSize) // for the median
 	r, e := 0, 0                          // the next slot's row and entry
 	for b := range blocks {
 		lo := b * blockSize
@@ -99,7 +99,7 @@ func NewD16(m *Matrix, blockSize int) (*D16, error) {
 				r++
 			}
 		}
-		d.encodeBlock(b, cols, &sorted, row0)
+		d.encodeBlock(b, cols, &sample, row0)
 	}
 	d.flagSharedRows()
 	// Scattered columns: the entries' bytes (padding aside, which only a
@@ -114,7 +114,7 @@ func NewD16(m *Matrix, blockSize int) (*D16, error) {
 // encodeBlock writes block b's offsets, escapes and Meta (but the flags)
 // from its columns (-1: a slot without an entry); the rows come from the
 // row starts already written.
-func (d *D16) encodeBlock(b int, cols []int32, sorted *[]int32, row0 int) {
+func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int) {
 	B := d.BlockSize
 	lo := b * B
 	// The base: the smallest column where all fit, else the one that puts
@@ -126,23 +126,24 @@ func (d *D16) encodeBlock(b int, cols []int32, sorted *[]int32, row0 int) {
 			least, most, n = min(least, c), max(most, c), n+1
 		}
 	}
-	base := int(least)
-	if n == 0 {
-		base = 0
-	} else if int(most)-int(least) > d16Span {
-		*sorted = (*sorted)[:0]
-		step := max(1, n/d16Sample)
-		for i, k := 0, 0; i < len(cols); i++ {
-			if cols[i] < 0 {
-				continue
+	base := 0 // a block of empty rows only: no column read
+	switch {
+	case n == 0:
+	case int(most)-int(least) <= d16Span:
+		base = int(least)
+	default:
+		*sample = (*sample)[:0]
+		step, k := max(1, n/d16Sample), 0
+		for _, c := range cols {
+			if c >= 0 {
+				if k%step == 0 {
+					*sample = append(*sample, c)
+				}
+				k++
 			}
-			if k%step == 0 {
-				*sorted = append(*sorted, cols[i])
-			}
-			k++
 		}
-		slices.Sort(*sorted)
-		base = int((*sorted)[len(*sorted)/2]) - d16Span/2
+		slices.Sort(*sample)
+		base = int((*sample)[len(*sample)/2]) - d16Span/2
 	}
 	meta := d.Meta[8*b : 8*b+8]
 	meta[0], meta[1], meta[2], meta[3] = int32(row0), int32(base), int32(len(d.Esc)), int32(len(cols))

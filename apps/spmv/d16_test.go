@@ -224,3 +224,44 @@ func BenchmarkNewD16(b *testing.B) {
 		}
 	}
 }
+
+// TestD16Layout: where every row fits a block and the padding is small,
+// blocks are cut at rows (no row crosses one, nothing to clear, at most a
+// d16AlignWaste-th of the slots padding); a row longer than a block cuts
+// every B slots. Both layouts must occur among the test cases.
+func TestD16Layout(t *testing.T) {
+	seen := map[bool]int{}
+	for _, tc := range testCases() {
+		m, err := NewMatrix(tc.coo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		used := 0
+		longest := 0
+		for r := range m.NRows {
+			used += rowSlots(m, r)
+			longest = max(longest, rowSlots(m, r))
+		}
+		for _, B := range []int{256, 1024} {
+			d, err := NewD16(m, B)
+			if err != nil {
+				t.Fatalf("%s B=%d: %v", tc.name, B, err)
+			}
+			_, aligned := d16Layout(m, B, used)
+			seen[aligned]++
+			switch {
+			case aligned && len(d.ZeroRows) != 0:
+				t.Errorf("%s B=%d: aligned, yet %d rows cross blocks", tc.name, B, len(d.ZeroRows))
+			case aligned && (d.Blocks*B-used)*d16AlignWaste > used+d16AlignWaste*B:
+				t.Errorf("%s B=%d: aligned with %d padding slots for %d used", tc.name, B, d.Blocks*B-used, used)
+			case !aligned && d.Blocks != (used+B-1)/B:
+				t.Errorf("%s B=%d: %d blocks for %d slots cut every %d", tc.name, B, d.Blocks, used, B)
+			case longest > B && aligned:
+				t.Errorf("%s B=%d: a row of %d slots, yet aligned", tc.name, B, longest)
+			}
+		}
+	}
+	if seen[true] == 0 || seen[false] == 0 {
+		t.Errorf("layouts seen: %v, want both", seen)
+	}
+}

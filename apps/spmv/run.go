@@ -277,7 +277,9 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 			schedKernels = append(schedKernels, k)
 		}
 	}
-	if cfg.Schedule != nil && m.NNZ() > 0 {
+	// On a device with no kernel that runs a schedule, partitioning one
+	// would only feed the CPU executor's row: minutes on a large input.
+	if cfg.Schedule != nil && m.NNZ() > 0 && (dev == nil || len(schedKernels) > 0) {
 		for _, b := range cfg.BlockSizes {
 			for _, method := range cfg.Methods {
 				if err := ctx.Err(); err != nil {

@@ -96,7 +96,8 @@ Timings are CUDA events after --warmup untimed runs, median of --iters.
 
 Schedules (--method: one or more partitioning methods) are partitioned as
 'spac schedule' does, one per method and block size, and cached the same
-way ($SPAC_CACHE_DIR).
+way ($SPAC_CACHE_DIR). With --gpu and no kernel that runs a schedule
+(--kernels of csr-*, coo-atomic and cusparse-* only), none is partitioned.
 
 An input is a file (any format 'spac partition' reads; symmetric storage is
 expanded: the product needs every entry) or gen:PRESET / gen:KIND:k=v,...

@@ -114,6 +114,10 @@ func testCases() []testCase {
 	}
 	cases = append(cases, testCase{"band-far", far})
 
+	// A band, then three times as many rows of columns anywhere (csr-d16's
+	// wide form: narrow blocks, then wide ones).
+	cases = append(cases, testCase{"band-then-scattered", bandThenScattered(r, 1000, 3000)})
+
 	// A band of 9 diagonals, as a mesh.
 	band := &matrices.COO{Name: "banded", NRows: 5000, NCols: 5000}
 	for i := range 5000 {
@@ -128,6 +132,24 @@ func testCases() []testCase {
 		cases[i].coo.Field = matrices.Real
 	}
 	return cases
+}
+
+// bandThenScattered has band rows of 7 entries around column 50i, then
+// scattered rows of 7 entries anywhere in 200,000 columns.
+func bandThenScattered(r *rand.Rand, band, scattered int) *matrices.COO {
+	m := &matrices.COO{Name: "band-then-scattered", NRows: band + scattered, NCols: 200000, Field: matrices.Real}
+	for i := range band + scattered {
+		for d := -3; d <= 3; d++ {
+			j := 50*i + d
+			if i >= band {
+				j = r.IntN(200000)
+			}
+			if j >= 0 && j < 200000 {
+				put(m, i, j, r)
+			}
+		}
+	}
+	return m
 }
 
 // partitions returns two partitions of coo's entries into parts of at most

@@ -20,17 +20,22 @@ import (
 // 4 bytes per escaped column; rows need no offsets, since local row r of a
 // block is global row Meta[8b] + r. So where a block's columns lie within
 // 65,534 of each other, as in a banded matrix or one numbered part by part
-// (spac reorder), it reads about a quarter fewer bytes than CSR. A matrix
-// whose columns are scattered stores more than CSR, and the kernel
-// declines it (ErrUnsupported).
+// (spac reorder), it reads about a quarter fewer bytes than CSR. Where
+// at least half the blocks' columns are scattered (more than half their
+// slots would escape), those blocks are wide instead: each slot's column
+// is 32-bit, its low half in Offset and its high half in High (-1 for no
+// entry), w + 4 bytes and a bit per slot, CSR's bytes less the row
+// offsets; such a matrix runs the kernel's wide form (csr_d16_wide),
+// which reads High in wide blocks once their flag arrives. Elsewhere the
+// scattered blocks escape. So the kernel runs any matrix.
 //
 // Meta has 8 int32 per block: the row of its first slot, the column base,
 // the index of its first escaped column in Esc, its slots with entries or
 // empty rows (the rest are padding); then flags (bit 0: the first row
 // began in an earlier block; bit 1: the last row goes on in a later one;
-// bits 2 and up: the last row's local index) and, for warps 1 to 3, the
-// rows started and the columns escaped before the warp (rows | escapes <<
-// 16). A row that crosses a block boundary is added with atomicAdd by
+// bit 2: the block is wide; bits 3 and up: the last row's local index)
+// and, for warps 1 to 3, the rows started and the columns escaped before
+// the warp (rows | escapes << 16). A row that crosses a block boundary is added with atomicAdd by
 // every block it is in, and ZeroRows lists those rows for clearing first.
 // Where every row fits a block and the padding is small, blocks are cut
 // at rows instead (d16Layout): then no row crosses one.
@@ -41,8 +46,12 @@ type D16 struct {
 	Offset    []uint16
 	RowStarts []uint8
 	Esc       []int32
+	High      []uint16 // a wide block's columns' high halves (the low ones in Offset); nil where no block is wide
 	Meta      []int32
 	ZeroRows  []int32
+
+	wideBlocks int
+	allowWide  bool
 }
 
 const (
@@ -51,12 +60,31 @@ const (
 	d16Span   = d16Empty - 1 // the largest offset from a block's column base
 	d16Slots  = seg8Slots
 	d16Sample = 64 // columns sampled for a block's base where they span more than d16Span
+
+	d16Wide     = 4 // Meta flag: the block's columns are 32-bit, halves in Offset and High
+	d16RowShift = 3 // Meta: the last row's local index above the flags
 )
 
 // NewD16 builds csr-d16's format of m with blockSize slots per block (a
 // multiple of 256 up to 1024: B/8 threads in at most four whole warps), or
-// says why the kernel does not run it (ErrUnsupported).
+// says why the kernel does not run it (ErrUnsupported: another block size,
+// or a matrix without rows).
 func NewD16(m *Matrix, blockSize int) (*D16, error) {
+	d, err := newD16(m, blockSize, true)
+	if err == nil && d.wideBlocks > 0 && d16WideShare*d.wideBlocks < d.Blocks {
+		// Too few wide blocks to pay for the wide kernel's slower narrow
+		// ones (measured: a quarter slower): they escape instead.
+		d, err = newD16(m, blockSize, false)
+	}
+	return d, err
+}
+
+// d16WideShare: wide blocks only where at least one block in this many
+// would be wide.
+const d16WideShare = 2
+
+// newD16 builds the format; blocks may be wide where allowWide.
+func newD16(m *Matrix, blockSize int, allowWide bool) (*D16, error) {
 	if blockSize%seg8WarpSlots != 0 || blockSize/seg8WarpSlots > seg8Warps {
 		return nil, fmt.Errorf("%w: csr-d16 runs B/8 threads in at most 4 whole warps, and block size %d is not 256, 512, 768 or 1024", ErrUnsupported, blockSize)
 	}
@@ -73,7 +101,7 @@ func NewD16(m *Matrix, blockSize int) (*D16, error) {
 	blocks, aligned := d16Layout(m, blockSize, used)
 	slots := blocks * blockSize
 	d := &D16{
-		BlockSize: blockSize, Blocks: blocks,
+		BlockSize: blockSize, Blocks: blocks, allowWide: allowWide,
 		Val: make([]float64, slots), Offset: make([]uint16, slots), RowStarts: make([]uint8, slots/d16Slots),
 		Meta: make([]int32, 8*blocks),
 	}
@@ -107,12 +135,6 @@ func NewD16(m *Matrix, blockSize int) (*D16, error) {
 		d.encodeBlock(b, cols, &sample, row0)
 	}
 	d.flagSharedRows()
-	// Scattered columns: the entries' bytes (padding aside, which only a
-	// matrix of a few blocks notices) at least CSR's.
-	if d16, csr := int64(used)*(4+2)+int64(used)/d16Slots+int64(len(d.Esc))*4, CSRBytesPerNNZ(m.NRows, m.NNZ(), FP32)*float64(m.NNZ()); float64(d16) >= csr {
-		return nil, fmt.Errorf("%w: csr-d16 would store %.2f bytes per nonzero (fp32) against CSR's %.2f: %d of %d columns lie over %d from most of their block's (renumber the matrix, e.g. spac reorder)",
-			ErrUnsupported, float64(d16)/float64(m.NNZ()), csr/float64(m.NNZ()), len(d.Esc), m.NNZ(), d16Span)
-	}
 	return d, nil
 }
 
@@ -185,6 +207,18 @@ func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int) {
 		slices.Sort(*sample)
 		base = int((*sample)[len(*sample)/2]) - d16Span/2
 	}
+	far := 0
+	for _, c := range cols {
+		if c >= 0 && (int(c)-base < 0 || int(c)-base > d16Span) {
+			far++
+		}
+	}
+	// A wide block reads 4 bytes a slot; a narrow one 2, and 4 more per
+	// escape.
+	wide := d.allowWide && 2*far > B
+	if wide && d.High == nil {
+		d.High = make([]uint16, d.Blocks*B)
+	}
 	meta := d.Meta[8*b : 8*b+8]
 	meta[0], meta[1], meta[2], meta[3] = int32(row0), int32(base), int32(len(d.Esc)), int32(len(cols))
 	rows, escapes := 0, 0
@@ -197,6 +231,12 @@ func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int) {
 			rows++
 		}
 		switch {
+		case wide: // the column's halves; -1 (both 0xffff) for no entry
+			c := int32(-1)
+			if i < len(cols) {
+				c = cols[i]
+			}
+			d.Offset[s], d.High[s] = uint16(c), uint16(uint32(c)>>16)
 		case i >= len(cols) || cols[i] < 0:
 			d.Offset[s] = d16Empty
 		case int(cols[i])-base >= 0 && int(cols[i])-base <= d16Span:
@@ -207,14 +247,18 @@ func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int) {
 			escapes++
 		}
 	}
-	meta[4] = int32(rows-1) << 2 // the last row's local index; the shared flags come later
+	meta[4] = int32(rows-1) << d16RowShift // the last row's local index; the shared flags come later
+	if wide {
+		meta[4] |= d16Wide
+		d.wideBlocks++
+	}
 }
 
 // flagSharedRows sets each block's shared-row flags and lists the rows
 // that cross a block boundary in ZeroRows (once each, ascending).
 func (d *D16) flagSharedRows() {
 	for b := 1; b < d.Blocks; b++ {
-		prevLast := int(d.Meta[8*(b-1)]) + int(d.Meta[8*(b-1)+4]>>2)
+		prevLast := int(d.Meta[8*(b-1)]) + int(d.Meta[8*(b-1)+4]>>d16RowShift)
 		first := int(d.Meta[8*b])
 		// The block's first slot continues the previous block's last row
 		// unless it starts a row of its own: it holds an entry that is not
@@ -230,9 +274,10 @@ func (d *D16) flagSharedRows() {
 }
 
 // FormatBytes is what csr-d16 reads of its format with values of p:
-// every slot's value and offset, the row-start bytes, the escaped
-// columns, Meta and the rows cleared first.
+// every slot's value and offset, the wide blocks' high halves, the
+// row-start bytes, the escaped columns, Meta and the rows cleared first.
 func (d *D16) FormatBytes(p Precision) int64 {
 	slots := int64(d.Blocks) * int64(d.BlockSize)
-	return slots*int64(p.Bytes()+2) + slots/d16Slots + int64(len(d.Esc))*4 + int64(len(d.Meta))*4 + int64(len(d.ZeroRows))*4
+	wide := int64(d.wideBlocks) * int64(d.BlockSize)
+	return slots*int64(p.Bytes()+2) + wide*2 + slots/d16Slots + int64(len(d.Esc))*4 + int64(len(d.Meta))*4 + int64(len(d.ZeroRows))*4
 }

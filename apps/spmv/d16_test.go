@@ -3,6 +3,7 @@ package spmv
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -19,7 +20,8 @@ type d16Slot struct {
 
 // decodeD16 reads block b's slots with entries or empty rows as the
 // kernel does: rows from the row starts and the block's first row, columns
-// from the base and the offsets, escapes in order from the block's first.
+// from the base and the offsets, escapes in order from the block's first;
+// a wide block's columns from Esc, slot by slot.
 func decodeD16(d *D16, b int) []d16Slot {
 	meta := d.Meta[8*b : 8*b+8]
 	var out []d16Slot
@@ -31,10 +33,12 @@ func decodeD16(d *D16, b int) []d16Slot {
 			row++
 		}
 		sl.row = row
-		switch o := d.Offset[s]; o {
-		case d16Empty:
+		switch o := d.Offset[s]; {
+		case meta[4]&d16Wide != 0:
+			sl.col = int(int32(uint32(d.High[s])<<16 | uint32(o)))
+		case o == d16Empty:
 			sl.col = -1
-		case d16Escape:
+		case o == d16Escape:
 			sl.col = int(d.Esc[next])
 			next++
 		default:
@@ -77,7 +81,7 @@ func TestD16Format(t *testing.T) {
 			for _, z := range d.ZeroRows {
 				y[z] = 0
 			}
-			escapes := 0
+			escapes, wide := 0, 0
 			for b := range d.Blocks {
 				meta := d.Meta[8*b : 8*b+8]
 				slots := decodeD16(d, b)
@@ -111,14 +115,18 @@ func TestD16Format(t *testing.T) {
 					e++
 					sums[sl.row] += sl.val * x[sl.col]
 				}
+				empty := uint16(d16Empty)
+				if meta[4]&d16Wide != 0 {
+					empty = 0xffff // and High's half: column -1
+				}
 				for s := b*B + int(meta[3]); s < (b+1)*B; s++ {
-					if d.Offset[s] != d16Empty || d.Val[s] != 0 || d.RowStarts[s/d16Slots]>>(s%d16Slots)&1 != 0 {
+					if d.Offset[s] != empty || (empty == 0xffff && d.High[s] != 0xffff) || d.Val[s] != 0 || d.RowStarts[s/d16Slots]>>(s%d16Slots)&1 != 0 {
 						t.Fatalf("%s B=%d block %d: padding slot %d holds something", tc.name, B, b, s-b*B)
 					}
 				}
 				last := slots[len(slots)-1].row - int(meta[0])
-				if int(meta[4])>>2 != last {
-					t.Fatalf("%s B=%d block %d: last local row %d, want %d", tc.name, B, b, meta[4]>>2, last)
+				if int(meta[4])>>d16RowShift != last {
+					t.Fatalf("%s B=%d block %d: last local row %d, want %d", tc.name, B, b, meta[4]>>d16RowShift, last)
 				}
 				for row, v := range sums {
 					blocksOf[row]++
@@ -130,6 +138,10 @@ func TestD16Format(t *testing.T) {
 					}
 				}
 				escapes = int(meta[2]) + countEscapes(d, b, B)
+				if meta[4]&d16Wide != 0 {
+					wide++
+					escapes = int(meta[2]) // a wide block escapes nothing
+				}
 			}
 			if e != m.NNZ() || r != m.NRows || escapes != len(d.Esc) {
 				t.Fatalf("%s B=%d: %d of %d entries, %d of %d rows, %d of %d escapes decoded", tc.name, B, e, m.NNZ(), r, m.NRows, escapes, len(d.Esc))
@@ -146,8 +158,11 @@ func TestD16Format(t *testing.T) {
 			if err := MaxRelError(y, ref, abs); !(err <= Tolerance(FP64)) {
 				t.Errorf("%s B=%d: the decoded blocks' product is off by %.3g", tc.name, B, err)
 			}
-			if tc.name == "band-far" && len(d.Esc) == 0 {
-				t.Errorf("band-far B=%d: no escapes", B)
+			if tc.name == "band-far" && (len(d.Esc) == 0 || wide != 0) {
+				t.Errorf("band-far B=%d: %d escapes, %d wide blocks; want escapes in narrow blocks", B, len(d.Esc), wide)
+			}
+			if tc.name == "band-then-scattered" && (wide == 0 || wide == d.Blocks || d.High == nil) {
+				t.Errorf("band-then-scattered B=%d: %d of %d blocks wide, want some", B, wide, d.Blocks)
 			}
 		}
 	}
@@ -163,8 +178,12 @@ func countStarts(slots []d16Slot) int {
 	return n
 }
 
-// countEscapes counts block b's escaped offsets in its first n slots.
+// countEscapes counts block b's escaped offsets in its first n slots (a
+// wide block's offsets are halves of columns: none).
 func countEscapes(d *D16, b, n int) int {
+	if d.Meta[8*b+4]&d16Wide != 0 {
+		return 0
+	}
 	c := 0
 	for _, o := range d.Offset[b*d.BlockSize : b*d.BlockSize+n] {
 		if o == d16Escape {
@@ -174,30 +193,46 @@ func countEscapes(d *D16, b, n int) int {
 	return c
 }
 
-// TestD16Refuses: block sizes the kernel cannot run, and a matrix whose
-// columns are so scattered that the format would outgrow CSR.
-func TestD16Refuses(t *testing.T) {
+// TestD16Bytes: block sizes the kernel cannot run are refused; a matrix
+// whose columns are scattered runs in wide blocks at about CSR's bytes
+// (less its row offsets), and the same columns in a band in narrow blocks
+// at well under CSR's.
+func TestD16Bytes(t *testing.T) {
 	m, err := NewMatrix(randomCOO("scattered", 1000, 1_000_000, 5000, 4))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := NewD16(m, 1024); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("scattered columns: %v, want ErrUnsupported", err)
 	}
 	for _, B := range []int{32, 128, 384, 2048} {
 		if _, err := NewD16(m, B); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("B=%d: %v, want ErrUnsupported", B, err)
 		}
 	}
-	// The same columns in a band fit.
+	d, err := NewD16(m, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.wideBlocks != d.Blocks {
+		t.Errorf("scattered: %d of %d blocks wide, want all", d.wideBlocks, d.Blocks)
+	}
+	if got, csr := float64(d.FormatBytes(FP32))/float64(m.NNZ()), CSRBytesPerNNZ(m.NRows, m.NNZ(), FP32); got > csr+0.5 {
+		t.Errorf("scattered: %.2f bytes per nonzero, want about CSR's %.2f", got, csr)
+	}
+	// A quarter of the rows scattered: too few wide blocks for the wide
+	// form, so they escape.
+	few, err := NewMatrix(bandThenScattered(rand.New(rand.NewPCG(1, 2)), 3000, 1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err = NewD16(few, 256); err != nil || d.wideBlocks != 0 || d.High != nil || len(d.Esc) == 0 {
+		t.Errorf("a quarter scattered: %v; want no wide block and escapes", err)
+	}
 	cases := testCases()
 	i := slices.IndexFunc(cases, func(tc testCase) bool { return tc.name == "band-far" })
 	band, err := NewMatrix(cases[i].coo)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := NewD16(band, 1024)
-	if err != nil {
+	if d, err = NewD16(band, 1024); err != nil {
 		t.Fatal(err)
 	}
 	if got, csr := float64(d.FormatBytes(FP32))/float64(band.NNZ()), CSRBytesPerNNZ(band.NRows, band.NNZ(), FP32); got >= 0.85*csr {

@@ -394,7 +394,7 @@ func (s *SpMV) d16Op(op *Op, blockSize int) (err error) {
 			freeAll(op.bufs)
 		}
 	}()
-	var meta, val, off, starts, esc, zero *gpu.Buffer
+	var meta, val, off, high, starts, esc, zero *gpu.Buffer
 	if err := op.keep(&meta)(gpu.Upload(s.d, d.Meta, "csr-d16 block data")); err != nil {
 		return err
 	}
@@ -402,6 +402,9 @@ func (s *SpMV) d16Op(op *Op, blockSize int) (err error) {
 		return err
 	}
 	if err := op.keep(&off)(gpu.Upload(s.d, d.Offset, "csr-d16 column offsets")); err != nil {
+		return err
+	}
+	if err := op.keep(&high)(gpu.Upload(s.d, d.High, "csr-d16 wide columns' high halves")); err != nil {
 		return err
 	}
 	if err := op.keep(&starts)(gpu.Upload(s.d, d.RowStarts, "csr-d16 row starts")); err != nil {
@@ -418,8 +421,12 @@ func (s *SpMV) d16Op(op *Op, blockSize int) (err error) {
 	}
 	op.Blocks, op.Threads = d.Blocks, blockSize/d16Slots
 	op.FormatBytes = d.FormatBytes(s.p)
-	l, err := s.mod.Launch(entryName(CSRD16.entryBase(), s.p), d.Blocks, op.Threads, 0,
-		gpu.Ptr(meta), gpu.Ptr(val), gpu.Ptr(off), gpu.Ptr(starts), gpu.Ptr(esc), gpu.Ptr(s.x), gpu.Ptr(s.y))
+	entry := CSRD16.entryBase()
+	if d.High != nil {
+		entry += "_wide" // a matrix of mostly wide blocks
+	}
+	l, err := s.mod.Launch(entryName(entry, s.p), d.Blocks, op.Threads, 0,
+		gpu.Ptr(meta), gpu.Ptr(val), gpu.Ptr(off), gpu.Ptr(high), gpu.Ptr(starts), gpu.Ptr(esc), gpu.Ptr(s.x), gpu.Ptr(s.y))
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,9 @@
 //     B (B/8 threads), each column a uint16 offset from its block's base
 //     (escaped to an int32 where it lies farther), rows from one bit per
 //     entry, the sums as spac-seg8's, no staging (d16.go): w + 2 bytes
-//     and a bit per nonzero where CSR reads w + 4, and 4 per row. Its
+//     and a bit per nonzero where CSR reads w + 4, and 4 per row; where
+//     most blocks' columns are scattered, those read them as int32 (its
+//     wide form). Its
 //     locality is the matrix's order; on a matrix numbered part by part
 //     (spac reorder, --renumber spac) that is SPAC's.
 //   - spac-smem: the SPAC schedule (package schedule), a thread per task:

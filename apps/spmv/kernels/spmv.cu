@@ -623,19 +623,22 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
 // csr-d16: CSR's entries in their own order, cut into blocks of B slots
 // (B/8 threads of eight consecutive slots, as spac-seg8's), each entry's
 // column a uint16 offset from its block's column base (apps/spmv/d16.go:
-// the format, and its check against CSR). Per slot it reads the value and
+// the format). Per slot it reads the value and
 // the uint16, per thread one byte of row starts; nothing is staged, so x is
 // gathered as soon as the offsets arrive. Offset 0xffff escapes: the
 // column is the next of the block's escaped columns, whose rank comes from
 // the same warp scan as the rows' (both counts packed in one int); 0xfffe
 // is a slot without an entry (an empty row's, or padding), whose x is not
-// read. Rows are consecutive: local row r is global row0 + r (an empty row
-// has its slot), stored once per block with seg8_sums, by atomicAdd where
-// the row crosses the block's first or last slot (the host cleared those
-// rows), plainly elsewhere.
-template <typename T>
+// read. In the wide form (WIDE, csr_d16_wide), a wide block (flag 4: its
+// columns too scattered for offsets) has 32-bit columns: the offsets are
+// their low halves, high their high ones, read once the flag is known. Rows are consecutive: local row r is global
+// row0 + r (an empty row has its slot), stored once per block with
+// seg8_sums, by atomicAdd where the row crosses the block's first or last
+// slot (the host cleared those rows), plainly elsewhere.
+template <typename T, bool WIDE>
 __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* __restrict__ val,
                                         const unsigned short* __restrict__ delta,
+                                        const unsigned short* __restrict__ high,
                                         const unsigned char* __restrict__ row_starts, const int* __restrict__ esc,
                                         const T* __restrict__ x, T* __restrict__ y) {
     const int t = threadIdx.x;
@@ -646,13 +649,30 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
     const uint4 q = __ldcs(reinterpret_cast<const uint4*>(delta + thread * 8));
     const unsigned f = __ldcs(row_starts + thread);
     const int4 m = __ldg(&meta[2 * blockIdx.x]);       // row0, column base, first escape, tasks
-    const int4 m2 = __ldg(&meta[2 * blockIdx.x + 1]);  // shared rows and last row; rows | escapes << 16 before warps 1-3
+    const int4 m2 = __ldg(&meta[2 * blockIdx.x + 1]);  // flags and last row; rows | escapes << 16 before warps 1-3
     const unsigned qa[4] = {q.x, q.y, q.z, q.w};
+    // Slot j's offset: the narrow form decodes all eight now; the wide form
+    // again where it is used (eight registers fewer across the scan: 40
+    // without spilling in fp32).
     unsigned d[8], e = 0;
+    auto offset = [&](int j) -> unsigned {
+        if constexpr (WIDE) {
+            return (qa[j >> 1] >> (16 * (j & 1))) & 0xffffu;
+        } else {
+            return d[j];
+        }
+    };
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
-        d[j] = (qa[j >> 1] >> (16 * (j & 1))) & 0xffffu;
-        e |= (d[j] == 0xffffu ? 1u : 0u) << j;
+        if constexpr (!WIDE) d[j] = (qa[j >> 1] >> (16 * (j & 1))) & 0xffffu;
+        e |= (offset(j) == 0xffffu ? 1u : 0u) << j;
+    }
+    // A wide block (the same for the whole block): the offsets are its
+    // columns' low halves, and it escapes nothing.
+    bool wide = false;
+    if constexpr (WIDE) {
+        wide = m2.x & 4;
+        if (wide) e = 0;
     }
     const int count = __popc(f) | (__popc(e) << 16);
     int before = count;
@@ -662,16 +682,27 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
         if (lane >= k) before += u;
     }
     before += (w == 0 ? 0 : w == 1 ? m2.y : w == 2 ? m2.z : m2.w) - count;  // rows and escapes before the thread
-    int next = m.z + (before >> 16);
     T xv[8];
+    if (wide) {
+        const uint4 h = __ldcs(reinterpret_cast<const uint4*>(high + thread * 8));
+        const unsigned ha[4] = {h.x, h.y, h.z, h.w};
 #pragma unroll
-    for (int j = 0; j < 8; ++j) {
-        int c = m.y + (int)d[j];
-        if (d[j] == 0xffffu) c = __ldg(&esc[next++]);
-        xv[j] = d[j] == 0xfffeu ? T(0) : __ldg(&x[c]);
+        for (int j = 0; j < 8; ++j) {
+            const int c = (int)((((ha[j >> 1] >> (16 * (j & 1))) & 0xffffu) << 16) | offset(j));  // -1: no entry
+            xv[j] = c < 0 ? T(0) : __ldg(&x[c]);
+        }
+    } else {
+        int next = m.z + (before >> 16);
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+            const unsigned o = offset(j);
+            int c = m.y + (int)o;
+            if (o == 0xffffu) c = __ldg(&esc[next++]);
+            xv[j] = o == 0xfffeu ? T(0) : __ldg(&x[c]);
+        }
     }
     const int row0 = (before & 0xffff) + (int)(f & 1u) - 1;  // the local row of the first slot
-    const int last = m2.x >> 2;                              // the block's last local row
+    const int last = m2.x >> 3;                              // the block's last local row
     seg8_sums(v, xv, f, row0, m.w, [&](int r, T s) {
         T* const p = y + (m.x + r);
         if ((r == 0 && (m2.x & 1)) || (r == last && (m2.x & 2))) {
@@ -681,6 +712,14 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
         }
     });
 }
+
+// csr-d16's wide form asks for the resident blocks of 128 threads per SM
+// the narrow form gets (48 registers in fp64, 40 in fp32): its wide
+// path's columns would otherwise take fp64 to 54 registers and 9 blocks.
+// (With both paths it is still about a quarter slower on narrow blocks
+// than the narrow form: only a matrix of mostly wide blocks runs it.)
+#define D16_BLOCKS_f32 12
+#define D16_BLOCKS_f64 10
 
 // spac-seg8-lb and -lbpf ask for this many resident blocks of 128 threads
 // per SM, which caps the registers: 65,536 / (128 x 12) -> 40 in fp64 (plain
@@ -735,9 +774,15 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
         zero_rows<T>(n, rows, y);                                                                                    \
     }                                                                                                                \
     extern "C" __global__ void __launch_bounds__(128)                                                                \
-        spmv_csr_d16_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta,                           \
+        spmv_csr_d16_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta, const unsigned short* high, \
                               const unsigned char* row_starts, const int* esc, const T* x, T* y) {                   \
-        csr_d16<T>(meta, val, delta, row_starts, esc, x, y);                                                         \
+        csr_d16<T, false>(meta, val, delta, high, row_starts, esc, x, y);                                            \
+    }                                                                                                                \
+    extern "C" __global__ void __launch_bounds__(128, D16_BLOCKS_##SUFFIX)                                           \
+        spmv_csr_d16_wide_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta,                      \
+                                   const unsigned short* high, const unsigned char* row_starts, const int* esc,      \
+                                   const T* x, T* y) {                                                               \
+        csr_d16<T, true>(meta, val, delta, high, row_starts, esc, x, y);                                             \
     }                                                                                                                \
     SPAC_KERNEL(T, SUFFIX, smem, true, 1)                                                                            \
     SPAC_KERNEL(T, SUFFIX, ldg, false, 1)                                                                            \

@@ -2,9 +2,11 @@ package dist
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -373,4 +375,40 @@ func spacOptions(seed int64) spac.Options {
 func withParts(o spac.Options, k, capacity int) spac.Options {
 	o.K, o.Cap = k, capacity
 	return o
+}
+
+// TestTakeCheapest: the balance step's pick equals a stable sort of the
+// tasks not taken by cost, cut at n, on random costs and marks.
+func TestTakeCheapest(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := range 200 {
+		count := 1 + r.IntN(300)
+		costs := make([]int, count)
+		taken := make([]bool, count)
+		for i := range count {
+			costs[i] = r.IntN(5) - 2
+			taken[i] = r.IntN(4) == 0
+		}
+		var free []int
+		for i := range count {
+			if !taken[i] {
+				free = append(free, i)
+			}
+		}
+		n := int64(r.IntN(len(free) + 2)) // at times more than there are
+		want := slices.Clone(free)
+		slices.SortStableFunc(want, func(a, b int) int { return cmp.Compare(costs[a], costs[b]) })
+		want = want[:min(int(n), len(want))]
+		slices.Sort(want)
+		before := slices.Clone(taken)
+		got := takeCheapest(count, func(i int) int { return costs[i] }, taken, n)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: took %v, want %v", trial, got, want)
+		}
+		for i := range count {
+			if taken[i] != (before[i] || slices.Contains(want, i)) {
+				t.Fatalf("trial %d: task %d marked %v", trial, i, taken[i])
+			}
+		}
+	}
 }

@@ -938,11 +938,9 @@ func exportRemainders(c mpi.Comm, g *shareGraph, mine []edge, export, room []int
 			for i := range mine {
 				hist[cost(i, q)+2]++
 			}
-			need, sum := export[me], int64(0)
-			for b := 0; b < 5 && need > 0; b++ {
-				take := min(need, hist[b])
-				sum += take * int64(b-2)
-				need -= take
+			sum := int64(0)
+			for b, n := range cheapest(hist, export[me]) {
+				sum += n * int64(b-2)
 			}
 			price[q] = sum
 		}
@@ -980,35 +978,15 @@ func exportRemainders(c mpi.Comm, g *shareGraph, mine []edge, export, room []int
 			order = append(order, pr.to)
 		}
 	}
-	// Pick the tasks: for each receiver in turn, the cheapest not taken,
-	// the earlier first among equals. Costs lie in -2..2: the cheapest
-	// costs are taken whole, the last one taken up to what is left.
+	// Pick the tasks: for each receiver in turn, the cheapest not taken.
 	taken := make([]bool, len(mine))
 	out := make([][]edge, p)
 	for _, q := range order {
 		if amount[q] == 0 {
 			continue
 		}
-		var hist [5]int64
-		for i := range mine {
-			if !taken[i] {
-				hist[cost(i, q)+2]++
-			}
-		}
-		var quota [5]int64
-		for b, need := 0, amount[q]; b < 5 && need > 0; b++ {
-			quota[b] = min(need, hist[b])
-			need -= quota[b]
-		}
-		for i := range mine {
-			if taken[i] {
-				continue
-			}
-			if b := cost(i, q) + 2; quota[b] > 0 {
-				quota[b]--
-				taken[i] = true
-				out[q] = append(out[q], mine[i])
-			}
+		for _, i := range takeCheapest(len(mine), func(i int) int { return cost(i, q) }, taken, amount[q]) {
+			out[q] = append(out[q], mine[i])
 		}
 		amount[q] = 0
 	}
@@ -1030,6 +1008,42 @@ func exportRemainders(c mpi.Comm, g *shareGraph, mine []edge, export, room []int
 	}
 	slices.SortFunc(kept, func(a, b edge) int { return cmp.Compare(a.E, b.E) })
 	return moved, kept, nil
+}
+
+// cheapest splits n tasks over the costs -2..2 of a histogram (hist[c+2]
+// tasks cost c), the cheapest first: how many of each cost are taken.
+func cheapest(hist [5]int64, n int64) [5]int64 {
+	var take [5]int64
+	for b := 0; b < 5 && n > 0; b++ {
+		take[b] = min(n, hist[b])
+		n -= take[b]
+	}
+	return take
+}
+
+// takeCheapest marks taken and returns the n cheapest of the tasks
+// 0..count-1 not yet taken, by cost (-2..2), the earlier first among
+// equals: as a stable sort by cost would, in two passes.
+func takeCheapest(count int, cost func(i int) int, taken []bool, n int64) []int {
+	var hist [5]int64
+	for i := range count {
+		if !taken[i] {
+			hist[cost(i)+2]++
+		}
+	}
+	quota := cheapest(hist, n)
+	var out []int
+	for i := range count {
+		if taken[i] {
+			continue
+		}
+		if b := cost(i) + 2; quota[b] > 0 {
+			quota[b]--
+			taken[i] = true
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // localVertices returns the data objects the tasks touch, sorted, and how

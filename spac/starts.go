@@ -94,24 +94,35 @@ func degreeCV(inc *matrices.Incidence) float64 {
 }
 
 // orderLocality is the mean number of distinct vertices that windows of
-// localWindow consecutive tasks touch, over localWindow: 2 where every
-// task has two endpoints of its own, near 0 where a window's tasks share
-// a few vertices. localWindows windows spread evenly over the tasks.
+// localWindow consecutive tasks touch, per distinct task of the window (a
+// task and its mirror, as a symmetric matrix expanded in the graph model
+// has side by side, count once: they touch the same two vertices, and
+// counted twice they halved a Barabasi-Albert graph's 1.11 to 0.56, below
+// scatteredOrder): 2 where every task has two endpoints of its own, near 0
+// where a window's tasks share a few vertices. localWindows windows spread
+// evenly over the tasks.
 func orderLocality(g *matrices.Graph) float64 {
 	m := g.NumEdges()
 	if m < localWindow {
 		return 0
 	}
 	ends := make([]int32, 0, 2*localWindow)
+	pairs := make([]uint64, 0, localWindow)
 	var sum float64
 	for w := range localWindows {
 		start := int(int64(m-localWindow) * int64(w) / (localWindows - 1))
 		ends = append(ends[:0], g.U[start:start+localWindow]...)
 		ends = append(ends, g.V[start:start+localWindow]...)
 		slices.Sort(ends)
-		sum += float64(len(slices.Compact(ends)))
+		pairs = pairs[:0]
+		for i := start; i < start+localWindow; i++ {
+			u, v := uint32(g.U[i]), uint32(g.V[i])
+			pairs = append(pairs, uint64(min(u, v))<<32|uint64(max(u, v)))
+		}
+		slices.Sort(pairs)
+		sum += float64(len(slices.Compact(ends))) / float64(len(slices.Compact(pairs)))
 	}
-	return sum / localWindows / localWindow
+	return sum / localWindows
 }
 
 const (

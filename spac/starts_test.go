@@ -45,12 +45,20 @@ func TestHugeStart(t *testing.T) {
 		{"laplacian-3d", func() (*matrices.COO, error) { return matrices.Stencil3D(60, 60, 60, 7) }, "metis"},
 		{"laplacian-2d", func() (*matrices.COO, error) { return matrices.Stencil2D(400, 400, 5) }, "metis"},
 		{"circuit", func() (*matrices.COO, error) { return matrices.Circuit(200000, 5, 1) }, "metis"},
+		// Symmetric, expanded, in the graph model: each task beside its
+		// mirror (the graph model below).
+		{"ba-graph", func() (*matrices.COO, error) { return matrices.BarabasiAlbert(100000, 8, 1) }, "ne"},
+		{"laplacian-3d-graph", func() (*matrices.COO, error) { return matrices.Stencil3D(60, 60, 60, 7) }, "metis"},
 	} {
 		m, err := c.make()
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, inc, err := matrices.BuildLocality(m, matrices.ModelSpMV)
+		model := matrices.ModelSpMV
+		if strings.HasSuffix(c.name, "-graph") {
+			m, model = m.Expanded(), matrices.ModelGraph
+		}
+		g, inc, err := matrices.BuildLocality(m, model)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,18 +67,28 @@ func TestHugeStart(t *testing.T) {
 			t.Errorf("%s: huge start %s, want %s (order locality %.3f, degrees' CV %.2f)", c.name, s, c.start, orderLocality(g), degreeCV(inc))
 		}
 	}
-	// every window's vertices distinct: 2; one task repeated: 2/localWindow
+	// Every window's vertices distinct: 2, with each task's mirror beside
+	// it too; a star (every task shares vertex 0): (localWindow+1) /
+	// localWindow.
 	distinct := &matrices.Graph{}
-	same := &matrices.Graph{}
+	mirrored := &matrices.Graph{}
+	star := &matrices.Graph{}
 	for e := range int32(localWindow * 4) {
 		distinct.U, distinct.V = append(distinct.U, 2*e), append(distinct.V, 2*e+1)
-		same.U, same.V = append(same.U, 0), append(same.V, 1)
+		mirrored.U, mirrored.V = append(mirrored.U, 2*(e/2)+e%2), append(mirrored.V, 2*(e/2)+1-e%2)
+		star.U, star.V = append(star.U, 0), append(star.V, e+1)
 	}
-	if l := orderLocality(distinct); l != 2 {
-		t.Errorf("distinct endpoints: order locality %v, want 2", l)
-	}
-	if l, want := orderLocality(same), 2.0/localWindow; l != want {
-		t.Errorf("one task repeated: order locality %v, want %v", l, want)
+	for name, c := range map[string]struct {
+		g    *matrices.Graph
+		want float64
+	}{
+		"distinct endpoints": {distinct, 2},
+		"mirrored":           {mirrored, 2},
+		"star":               {star, float64(localWindow+1) / localWindow},
+	} {
+		if l := orderLocality(c.g); l != c.want {
+			t.Errorf("%s: order locality %v, want %v", name, l, c.want)
+		}
 	}
 }
 

@@ -40,12 +40,12 @@ var DefaultStarts = startNames
 // order never led at all, so both are left out there.
 var LargeStarts = []string{"metis", "ne", "wvp"}
 
-// hugeStartsEdges is the size from which one start runs (hugeStart): two
-// would take the in-2004 stand-in (16.5M edges) from 16 s to 40 s on two
-// cores, and hold both starts' memory.
+// hugeStartsEdges is the size from which the starts are chosen by the
+// input (hugeStarts): all of them would take the in-2004 stand-in (16.5M
+// edges) from 16 s to 40 s on two cores, and hold every start's memory.
 const hugeStartsEdges = 4 << 20
 
-// hugeStart is the one start from hugeStartsEdges edges on: NE's where
+// hugeStarts are the starts from hugeStartsEdges edges on: NE's where
 // the input has neither dense blocks in its order (orderLocality at least
 // scatteredOrder) nor even degrees (their coefficient of variation at
 // least skewedDegrees), SPAC's own elsewhere. After refinement, measured
@@ -60,19 +60,31 @@ const hugeStartsEdges = 4 << 20
 // 0.35), which keep the own start: meshes differ, and the own start never
 // lost more. The order stands in for the clusters METIS finds: a shuffled
 // web crawl gets NE's start (1.2x the copies the own start would find).
-func hugeStart(g *matrices.Graph, inc *matrices.Incidence) string {
-	if orderLocality(g) >= scatteredOrder && degreeCV(inc) >= skewedDegrees {
-		return "ne"
+//
+// Where the degrees are even (a CV below evenDegrees: meshes, Erdos-Renyi
+// graphs) NE's start runs too, after the own start and not beside it (the
+// memory of one start at a time), and the better is kept: on meshes
+// neither start always leads (NE's on the 3-D Laplacians, by 9% on the
+// 160^3 one; the own start on the 2-D one, 1.75x), and on a 100^3
+// Laplacian the NE method alone had 0.934x the own start's copies.
+func hugeStarts(g *matrices.Graph, inc *matrices.Incidence) []string {
+	cv := degreeCV(inc)
+	switch {
+	case cv < evenDegrees:
+		return []string{"metis", "ne"}
+	case orderLocality(g) >= scatteredOrder && cv >= skewedDegrees:
+		return []string{"ne"}
 	}
-	return "metis"
+	return []string{"metis"}
 }
 
-// hugeStart's thresholds: orders from the circuit-like matrix's 0.49 to
+// hugeStarts' thresholds: orders from the circuit-like matrix's 0.49 to
 // the R-MAT graphs' 1.01; degrees' CVs from the meshes' and Erdos-Renyi's
 // 0.35 at most to the R-MAT graphs' 1.1 at least.
 const (
 	scatteredOrder = 0.7
 	skewedDegrees  = 1
+	evenDegrees    = 0.5
 )
 
 // degreeCV is the coefficient of variation of the degrees of the vertices
@@ -174,13 +186,14 @@ func ParseStarts(s string) ([]string, error) {
 	return out, nil
 }
 
-// fromStarts computes every start of opts, in parallel, polishes and
-// refines each, and returns the one with the fewest copies. Without
-// opts.Starts they are chosen by the graph's size, or by
-// opts.StartsBySize: a share of a distributed run then runs what the
-// single machine would run on the whole input (one start from
-// hugeStartsEdges), not the several starts its own size would get, which
-// made 4M-task shares slower than 8M-task ones.
+// fromStarts computes every start of opts, in parallel (from
+// hugeStartsEdges one after the other), polishes and refines each, and
+// returns the one with the fewest copies. Without opts.Starts they are
+// chosen by the graph's size, or by opts.StartsBySize: a share of a
+// distributed run then runs what the single machine would run on the
+// whole input (hugeStarts from hugeStartsEdges), not the several starts
+// its own size would get, which made 4M-task shares slower than 8M-task
+// ones.
 func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
 	names := opts.Starts
 	size := int64(g.NumEdges())
@@ -190,7 +203,7 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 	switch {
 	case names != nil:
 	case size >= hugeStartsEdges:
-		names = []string{hugeStart(g, inc)}
+		names = hugeStarts(g, inc)
 	case size >= int64(coarsenMinEdges):
 		names = LargeStarts
 	default:
@@ -211,26 +224,50 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 			report(stage)
 		}
 	}
+	// start i, polished and refined, and its copies where there are several
+	// to choose from (one needs no counting: 0.7 s on the circuit5M
+	// stand-in).
+	run := func(i int) (Partition, int64, error) {
+		method, err := startMethod(names[i])
+		if err != nil {
+			return Partition{}, 0, fmt.Errorf("spac: %w", err)
+		}
+		p, err := method(ctx, g, inc, sub)
+		if err != nil {
+			return Partition{}, 0, fmt.Errorf("spac: start %s: %w", names[i], err)
+		}
+		if err := improve(ctx, g, inc, &p, sub); err != nil {
+			return Partition{}, 0, fmt.Errorf("spac: start %s: %w", names[i], err)
+		}
+		var copies int64
+		if len(names) > 1 {
+			copies = Evaluate(g, inc, p).Copies
+			tell(sub, fmt.Sprintf("start %s: %d copies", names[i], copies))
+		}
+		return p, copies, nil
+	}
+	if size >= hugeStartsEdges {
+		// One start at a time, each dropped once a better one is known:
+		// the memory of one start.
+		var best Partition
+		var least int64
+		for i := range names {
+			p, c, err := run(i)
+			if err != nil {
+				return Partition{}, err
+			}
+			if i == 0 || c < least {
+				best, least = p, c
+			}
+		}
+		return best, nil
+	}
 	parts := make([]Partition, len(names))
 	copies := make([]int64, len(names))
 	err := par.DoCtx(ctx, len(names), func(i int) error {
-		run, err := startMethod(names[i])
-		if err != nil {
-			return fmt.Errorf("spac: %w", err)
-		}
-		p, err := run(ctx, g, inc, sub)
-		if err != nil {
-			return fmt.Errorf("spac: start %s: %w", names[i], err)
-		}
-		if err := improve(ctx, g, inc, &p, sub); err != nil {
-			return fmt.Errorf("spac: start %s: %w", names[i], err)
-		}
-		parts[i] = p
-		if len(names) > 1 { // one start needs no counting (0.7 s on the circuit5M stand-in)
-			copies[i] = Evaluate(g, inc, p).Copies
-			tell(sub, fmt.Sprintf("start %s: %d copies", names[i], copies[i]))
-		}
-		return nil
+		var err error
+		parts[i], copies[i], err = run(i)
+		return err
 	})
 	if err != nil {
 		return Partition{}, err

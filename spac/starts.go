@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -45,64 +46,124 @@ var LargeStarts = []string{"metis", "ne", "wvp"}
 // edges) from 16 s to 40 s on two cores, and hold every start's memory.
 const hugeStartsEdges = 4 << 20
 
-// hugeStarts are the starts from hugeStartsEdges edges on: NE's where
-// the input has neither dense blocks in its order (orderLocality at least
-// scatteredOrder) nor even degrees (their coefficient of variation at
-// least skewedDegrees), SPAC's own elsewhere. After refinement, measured
-// on generated inputs of 8M to 28M edges (docs/partition-quality, stop
-// 29): NE's start has 0.77x the own start's copies on a Graph500 R-MAT
-// graph (order 1.01, degrees' CV 6.6), 0.98x on a flatter R-MAT graph
-// (1.11, 1.1) and on a Barabasi-Albert graph (1.24, 2.4); the own start
-// leads on the web-like inputs with their hosts' pages together (0.83x
-// NE's copies; order 0.31-0.32), on a circuit-like matrix (0.75x; 0.49),
-// on a 1500x1500 2-D Laplacian (0.57x; 0.80, CV 0.01); NE's led a 160^3
-// 3-D Laplacian by 9% (0.86, CV 0.03) and tied an Erdos-Renyi graph (1.13,
-// 0.35), which keep the own start: meshes differ, and the own start never
-// lost more. The order stands in for the clusters METIS finds: a shuffled
-// web crawl gets NE's start (1.2x the copies the own start would find).
+// hugeStarts are the starts from hugeStartsEdges edges on, by the degrees'
+// coefficient of variation and by clusterLocality:
+//   - even degrees (CV below evenDegrees: meshes, Erdos-Renyi graphs): the
+//     own start, then NE's, the better kept. On meshes neither start
+//     always leads (NE's by 9% on a 160^3 3-D Laplacian, the own start by
+//     1.75x on a 1500^2 2-D one), and on a 100^3 Laplacian the NE method
+//     alone had 0.934x the own start's copies.
+//   - numbered with locality (orderLocality below scatteredOrder: web
+//     crawls with their hosts' pages together, circuits and FEM matrices
+//     as they come): the own start, which leads NE's by 19-20% on web
+//     crawls and 33% on a circuit-like matrix.
+//   - clustered but numbered at random (clusterLocality below
+//     clusteredBelow): both, the better kept. The own start depends on
+//     the numbering: on a web crawl numbered at random it had 1.53x NE's
+//     copies, on a circuit numbered at random still 0.85x.
+//   - scattered with skewed degrees (CV at least skewedDegrees: R-MAT,
+//     Barabasi-Albert): NE's, 0.77x the own start's copies on a Graph500
+//     R-MAT graph and 0.98x on a Barabasi-Albert one.
+//   - scattered, neither: both, the better kept (a flatter R-MAT graph:
+//     NE's 0.98x the own start's).
 //
-// Where the degrees are even (a CV below evenDegrees: meshes, Erdos-Renyi
-// graphs) NE's start runs too, after the own start and not beside it (the
-// memory of one start at a time), and the better is kept: on meshes
-// neither start always leads (NE's on the 3-D Laplacians, by 9% on the
-// 160^3 one; the own start on the 2-D one, 1.75x), and on a 100^3
-// Laplacian the NE method alone had 0.934x the own start's copies.
+// After refinement, measured on generated inputs of 8M to 28M edges
+// (docs/partition-quality, stops 29 and 31). One start where one is known
+// to lead: both would take in-2004 from 16 s to 40 s on two cores. Two run
+// one after the other, not side by side: the memory of one start.
 func hugeStarts(g *matrices.Graph, inc *matrices.Incidence) []string {
 	cv := degreeCV(inc)
 	switch {
 	case cv < evenDegrees:
 		return []string{"metis", "ne"}
-	case orderLocality(g) >= scatteredOrder && cv >= skewedDegrees:
+	case orderLocality(g) < scatteredOrder:
+		return []string{"metis"}
+	case clusterLocality(g, inc) < clusteredBelow:
+		return []string{"metis", "ne"}
+	case cv >= skewedDegrees:
 		return []string{"ne"}
 	}
-	return []string{"metis"}
+	return []string{"metis", "ne"}
 }
 
-// hugeStarts' thresholds: orders from the circuit-like matrix's 0.49 to
-// the R-MAT graphs' 1.01; degrees' CVs from the meshes' and Erdos-Renyi's
-// 0.35 at most to the R-MAT graphs' 1.1 at least.
+// hugeStarts' thresholds. orderLocality: the circuit-like matrix 0.49, the
+// web-like ones 0.31-0.32, any input numbered at random above 1.
+// clusterLocality: the web-like, circuit-like and
+// FEM inputs 0.25-0.61 (the in-2004 and circuit5M stand-ins 0.37 and 0.47),
+// numbered at random or not; R-MAT, Barabasi-Albert and Erdos-Renyi graphs
+// 0.87-1.00. Degrees' CV: meshes 0.01-0.05, Erdos-Renyi 0.35; R-MAT and
+// Barabasi-Albert graphs 1.1-6.6 (a flatter R-MAT graph 0.95).
 const (
 	scatteredOrder = 0.7
+	clusteredBelow = 0.75
 	skewedDegrees  = 1
 	evenDegrees    = 0.5
 )
 
-// degreeCV is the coefficient of variation of the degrees of the vertices
-// with any.
-func degreeCV(inc *matrices.Incidence) float64 {
-	var n, sum, sq float64
-	for v := range len(inc.Offsets) - 1 {
-		if d := float64(inc.Degree(v)); d > 0 {
-			n++
-			sum += d
-			sq += d * d
-		}
-	}
+// clusterLocality is how many distinct vertices the tasks of a
+// breadth-first ball touch, per distinct task (a task and its mirror, as a
+// symmetric matrix expanded in the graph model has, count once): the median over clusterSamples
+// balls of localWindow tasks, each grown from a random vertex. Vertices of
+// more than clusterHub tasks are not grown from (their tasks would fill a
+// ball at once with a vertex each, in any graph with hubs). Near 1 where
+// every task brings a vertex of its own (an expander: R-MAT,
+// Barabasi-Albert, Erdos-Renyi), well below where tasks close cycles
+// nearby (meshes, circuits, web hosts): the clusters METIS finds, whatever
+// the input's numbering, which an earlier measure of windows of
+// consecutive tasks missed (a shuffled web crawl or circuit read as
+// scattered and lost 20% to NE's start).
+func clusterLocality(g *matrices.Graph, inc *matrices.Incidence) float64 {
+	n := len(inc.Offsets) - 1
 	if n == 0 {
 		return 0
 	}
-	mean := sum / n
-	return math.Sqrt(max(sq/n-mean*mean, 0)) / mean
+	r := rand.New(rand.NewPCG(1, 2))
+	vals := make([]float64, 0, clusterSamples)
+	tasks := make(map[int32]bool, localWindow)
+	pairs := make(map[uint64]bool, localWindow)
+	seen := make(map[int32]bool, 2*localWindow)
+	var queue []int32
+	for tries := 0; len(vals) < clusterSamples && tries < 16*clusterSamples; tries++ {
+		v := int32(r.IntN(n))
+		if d := inc.Degree(int(v)); d == 0 || d > clusterHub {
+			continue
+		}
+		clear(tasks)
+		clear(pairs)
+		clear(seen)
+		seen[v] = true
+		queue = append(queue[:0], v)
+		for len(queue) > 0 && len(tasks) < localWindow {
+			u := queue[0]
+			queue = queue[1:]
+			if inc.Degree(int(u)) > clusterHub {
+				continue
+			}
+			for _, e := range inc.Edge[inc.Offsets[u]:inc.Offsets[u+1]] {
+				if len(tasks) == localWindow {
+					break
+				}
+				if tasks[e] {
+					continue
+				}
+				tasks[e] = true
+				a, b := uint32(g.U[e]), uint32(g.V[e])
+				pairs[uint64(min(a, b))<<32|uint64(max(a, b))] = true
+				if w := g.Opposite(e, u); !seen[w] {
+					seen[w] = true
+					queue = append(queue, w)
+				}
+			}
+		}
+		if len(tasks) >= localWindow/2 { // not a small component
+			vals = append(vals, float64(len(seen))/float64(len(pairs)))
+		}
+	}
+	if len(vals) == 0 {
+		return 0
+	}
+	slices.Sort(vals)
+	return vals[len(vals)/2]
 }
 
 // orderLocality is the mean number of distinct vertices that windows of
@@ -138,9 +199,29 @@ func orderLocality(g *matrices.Graph) float64 {
 }
 
 const (
-	localWindow  = 1024
-	localWindows = 256
+	localWindow    = 1024
+	localWindows   = 256
+	clusterSamples = 64
+	clusterHub     = 64
 )
+
+// degreeCV is the coefficient of variation of the degrees of the vertices
+// with any.
+func degreeCV(inc *matrices.Incidence) float64 {
+	var n, sum, sq float64
+	for v := range len(inc.Offsets) - 1 {
+		if d := float64(inc.Degree(v)); d > 0 {
+			n++
+			sum += d
+			sq += d * d
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	mean := sum / n
+	return math.Sqrt(max(sq/n-mean*mean, 0)) / mean
+}
 
 // startMethod returns the function that computes the named start.
 func startMethod(name string) (func(context.Context, *matrices.Graph, *matrices.Incidence, Options) (Partition, error), error) {

@@ -1,7 +1,9 @@
 package spac
 
 import (
+	"cmp"
 	"context"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -28,27 +30,26 @@ func TestParseStarts(t *testing.T) {
 	}
 }
 
-// The one start of huge inputs: NE's for an R-MAT graph (a scattered order
-// and skewed degrees), SPAC's own for a web crawl (its hosts' pages
-// together), an Erdos-Renyi graph (even degrees), 2-D and 3-D Laplacians
-// and a circuit-like matrix (smaller than hugeStartsEdges here: the rule
-// reads the order and the degrees, not the size).
+// TestHugeStart: the starts from hugeStartsEdges per family, numbered as
+// generated and at random (the second list): a clustered input numbered at
+// random runs both starts, since the own start depends on the numbering.
 func TestHugeStart(t *testing.T) {
+	own, ne, both := []string{"metis"}, []string{"ne"}, []string{"metis", "ne"}
 	for _, c := range []struct {
-		name   string
-		make   func() (*matrices.COO, error)
-		starts []string
+		name           string
+		make           func() (*matrices.COO, error)
+		starts, random []string
 	}{
-		{"web", func() (*matrices.COO, error) { return matrices.WebGraph(100000, 12, 1) }, []string{"metis"}},
-		{"rmat", func() (*matrices.COO, error) { return matrices.RMAT(16, 16, 0.57, 0.19, 0.19, 1) }, []string{"ne"}},
-		{"er", func() (*matrices.COO, error) { return matrices.ErdosRenyi(100000, 8, 1) }, []string{"metis", "ne"}},
-		{"laplacian-3d", func() (*matrices.COO, error) { return matrices.Stencil3D(60, 60, 60, 7) }, []string{"metis", "ne"}},
-		{"laplacian-2d", func() (*matrices.COO, error) { return matrices.Stencil2D(400, 400, 5) }, []string{"metis", "ne"}},
-		{"circuit", func() (*matrices.COO, error) { return matrices.Circuit(200000, 5, 1) }, []string{"metis"}},
+		{"web", func() (*matrices.COO, error) { return matrices.WebGraph(100000, 12, 1) }, own, both},
+		{"rmat", func() (*matrices.COO, error) { return matrices.RMAT(16, 16, 0.57, 0.19, 0.19, 1) }, ne, ne},
+		{"rmat-flat", func() (*matrices.COO, error) { return matrices.RMAT(16, 8, 0.45, 0.15, 0.15, 2) }, both, both},
+		{"er", func() (*matrices.COO, error) { return matrices.ErdosRenyi(100000, 8, 1) }, both, both},
+		{"laplacian-3d", func() (*matrices.COO, error) { return matrices.Stencil3D(60, 60, 60, 7) }, both, both},
+		{"laplacian-2d", func() (*matrices.COO, error) { return matrices.Stencil2D(400, 400, 5) }, both, both},
+		{"circuit", func() (*matrices.COO, error) { return matrices.Circuit(200000, 5, 1) }, own, both},
 		// Symmetric, expanded, in the graph model: each task beside its
-		// mirror (the graph model below).
-		{"ba-graph", func() (*matrices.COO, error) { return matrices.BarabasiAlbert(100000, 8, 1) }, []string{"ne"}},
-		{"laplacian-3d-graph", func() (*matrices.COO, error) { return matrices.Stencil3D(60, 60, 60, 7) }, []string{"metis", "ne"}},
+		// mirror.
+		{"ba-graph", func() (*matrices.COO, error) { return matrices.BarabasiAlbert(100000, 8, 1) }, ne, ne},
 	} {
 		m, err := c.make()
 		if err != nil {
@@ -56,27 +57,59 @@ func TestHugeStart(t *testing.T) {
 		}
 		model := matrices.ModelSpMV
 		if strings.HasSuffix(c.name, "-graph") {
-			m, model = m.Expanded(), matrices.ModelGraph
+			model = matrices.ModelGraph
 		}
-		g, inc, err := matrices.BuildLocality(m, model)
+		m = m.Expanded()
+		for _, shuffle := range []bool{false, true} {
+			in, want := m, c.starts
+			if shuffle {
+				in, want = shuffled(m, 9), c.random
+			}
+			g, inc, err := matrices.BuildLocality(in, model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s (shuffled: %v): order locality %.3f, cluster locality %.3f, degrees' CV %.2f", c.name, shuffle, orderLocality(g), clusterLocality(g, inc), degreeCV(inc))
+			if s := hugeStarts(g, inc); !slices.Equal(s, want) {
+				t.Errorf("%s (shuffled: %v): huge starts %v, want %v (order locality %.3f, cluster locality %.3f, degrees' CV %.2f)", c.name, shuffle, s, want, orderLocality(g), clusterLocality(g, inc), degreeCV(inc))
+			}
+		}
+	}
+	// A complete graph's balls close every cycle: few vertices per task.
+	// A star has one hub, which is not grown from: no ball.
+	clique := matrices.Graph{NumVertices: 101, NumRowVertices: 101, Model: matrices.ModelGraph}
+	star := clique
+	for u := range int32(100) {
+		for v := u + 1; v < 100; v++ {
+			clique.U, clique.V = append(clique.U, u), append(clique.V, v)
+		}
+		star.U, star.V = append(star.U, 0), append(star.V, u+1)
+	}
+	for name, c := range map[string]struct {
+		g        *matrices.Graph
+		low, top float64
+	}{
+		"clique": {&clique, 0, 0.1},
+		"star":   {&star, 0, 0},
+	} {
+		inc, err := matrices.BuildIncidence(c.g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: order locality %.3f, degrees' CV %.2f", c.name, orderLocality(g), degreeCV(inc))
-		if s := hugeStarts(g, inc); !slices.Equal(s, c.starts) {
-			t.Errorf("%s: huge starts %v, want %v (order locality %.3f, degrees' CV %.2f)", c.name, s, c.starts, orderLocality(g), degreeCV(inc))
+		if l := clusterLocality(c.g, inc); l < c.low || l > c.top {
+			t.Errorf("%s: cluster locality %v, want %v to %v", name, l, c.low, c.top)
 		}
 	}
-	// Every window's vertices distinct: 2, with each task's mirror beside
-	// it too; a star (every task shares vertex 0): (localWindow+1) /
-	// localWindow.
+	// The order: every window's vertices distinct: 2, with each task's
+	// mirror beside it too; a star (every task shares vertex 0):
+	// (localWindow+1) / localWindow.
 	distinct := &matrices.Graph{}
 	mirrored := &matrices.Graph{}
-	star := &matrices.Graph{}
+	fan := &matrices.Graph{}
 	for e := range int32(localWindow * 4) {
 		distinct.U, distinct.V = append(distinct.U, 2*e), append(distinct.V, 2*e+1)
 		mirrored.U, mirrored.V = append(mirrored.U, 2*(e/2)+e%2), append(mirrored.V, 2*(e/2)+1-e%2)
-		star.U, star.V = append(star.U, 0), append(star.V, e+1)
+		fan.U, fan.V = append(fan.U, 0), append(fan.V, e+1)
 	}
 	for name, c := range map[string]struct {
 		g    *matrices.Graph
@@ -84,12 +117,35 @@ func TestHugeStart(t *testing.T) {
 	}{
 		"distinct endpoints": {distinct, 2},
 		"mirrored":           {mirrored, 2},
-		"star":               {star, float64(localWindow+1) / localWindow},
+		"star":               {fan, float64(localWindow+1) / localWindow},
 	} {
 		if l := orderLocality(c.g); l != c.want {
 			t.Errorf("%s: order locality %v, want %v", name, l, c.want)
 		}
 	}
+}
+
+// shuffled is m with its rows and columns numbered at random, its entries
+// sorted by the new numbers (as a file written in that numbering is).
+func shuffled(m *matrices.COO, seed uint64) *matrices.COO {
+	r := rand.New(rand.NewPCG(seed, 3))
+	pr, pc := r.Perm(m.NRows), r.Perm(m.NCols)
+	if m.NRows == m.NCols {
+		pc = pr
+	}
+	idx := make([]int, len(m.Row))
+	for e := range idx {
+		idx[e] = e
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(pr[m.Row[a]], pr[m.Row[b]]), cmp.Compare(pc[m.Col[a]], pc[m.Col[b]]))
+	})
+	out := *m
+	out.Row, out.Col, out.Val = make([]int32, len(idx)), make([]int32, len(idx)), nil
+	for i, e := range idx {
+		out.Row[i], out.Col[i] = int32(pr[m.Row[e]]), int32(pc[m.Col[e]])
+	}
+	return &out
 }
 
 // TestStartsBySize: a graph judged by a size of hugeStartsEdges or more

@@ -322,6 +322,9 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 		}
 		var copies int64
 		if len(names) > 1 {
+			if size >= hugeStartsEdges {
+				giveBack() // the start's work arrays, before the count and the next start allocate
+			}
 			copies = Evaluate(g, inc, p).Copies
 			tell(sub, fmt.Sprintf("start %s: %d copies", names[i], copies))
 		}

@@ -88,11 +88,11 @@ func hugeStarts(g *matrices.Graph, inc *matrices.Incidence) []string {
 
 // hugeStarts' thresholds. orderLocality: the circuit-like matrix 0.49, the
 // web-like ones 0.31-0.32, any input numbered at random above 1.
-// clusterLocality: the web-like, circuit-like and
-// FEM inputs 0.25-0.61 (the in-2004 and circuit5M stand-ins 0.37 and 0.47),
-// numbered at random or not; R-MAT, Barabasi-Albert and Erdos-Renyi graphs
-// 0.87-1.00. Degrees' CV: meshes 0.01-0.05, Erdos-Renyi 0.35; R-MAT and
-// Barabasi-Albert graphs 1.1-6.6 (a flatter R-MAT graph 0.95).
+// clusterLocality: the web-like, circuit-like and FEM inputs 0.25-0.61 (the
+// in-2004 and circuit5M stand-ins 0.37 and 0.47), numbered at random or
+// not; R-MAT, Barabasi-Albert and Erdos-Renyi graphs 0.87-1.00. Degrees'
+// CV: meshes 0.01-0.05, Erdos-Renyi 0.35; R-MAT and Barabasi-Albert graphs
+// 1.1-6.6 (a flatter R-MAT graph 0.95).
 const (
 	scatteredOrder = 0.7
 	clusteredBelow = 0.75
@@ -102,16 +102,15 @@ const (
 
 // clusterLocality is how many distinct vertices the tasks of a
 // breadth-first ball touch, per distinct task (a task and its mirror, as a
-// symmetric matrix expanded in the graph model has, count once): the median over clusterSamples
-// balls of localWindow tasks, each grown from a random vertex. Vertices of
-// more than clusterHub tasks are not grown from (their tasks would fill a
-// ball at once with a vertex each, in any graph with hubs). Near 1 where
-// every task brings a vertex of its own (an expander: R-MAT,
-// Barabasi-Albert, Erdos-Renyi), well below where tasks close cycles
-// nearby (meshes, circuits, web hosts): the clusters METIS finds, whatever
-// the input's numbering, which an earlier measure of windows of
-// consecutive tasks missed (a shuffled web crawl or circuit read as
-// scattered and lost 20% to NE's start).
+// symmetric matrix expanded in the graph model has, count once): the
+// median over clusterSamples balls of localWindow tasks, each grown from a
+// random vertex. Vertices of more than clusterHub tasks are not grown from
+// (their tasks would fill a ball at once with a vertex each, in any graph
+// with hubs). Near 1 where every task brings a vertex of its own (an
+// expander: R-MAT, Barabasi-Albert, Erdos-Renyi), well below where tasks
+// close cycles nearby (meshes, circuits, web hosts): the clusters METIS
+// finds, whatever the input's numbering, which orderLocality cannot tell
+// (a web crawl or a circuit numbered at random reads as scattered there).
 func clusterLocality(g *matrices.Graph, inc *matrices.Incidence) float64 {
 	n := len(inc.Offsets) - 1
 	if n == 0 {

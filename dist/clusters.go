@@ -204,13 +204,7 @@ func clusterGraph(c mpi.Comm, g *shareGraph) (cg *ptscotch.Graph, deg []int32, e
 			if hi-lo > hubChainTasks {
 				return
 			}
-			cl := func(i int) int32 { return int32(uint32(recv[i])) }
-			for i := lo; i+1 < hi; i++ {
-				link(cl(i), cl(i+1))
-			}
-			if hi-lo >= 3 {
-				link(cl(hi-1), cl(lo))
-			}
+			chainLinks(hi-lo, func(i int) int32 { return int32(uint32(recv[lo+i])) }, link)
 		})
 	})
 	recv = nil

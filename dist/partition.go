@@ -432,12 +432,7 @@ func contract(c mpi.Comm, g *shareGraph, readStart []int64) (*ptscotch.Graph, er
 			for hi < len(recv) && recv[hi].V == recv[lo].V {
 				hi++
 			}
-			for i := lo; i+1 < hi; i++ {
-				visit(recv[i].E, recv[i+1].E)
-			}
-			if hi-lo >= 3 {
-				visit(recv[hi-1].E, recv[lo].E)
-			}
+			chainLinks(hi-lo, func(i int) int32 { return recv[lo+i].E }, visit)
 			lo = hi
 		}
 	}
@@ -489,6 +484,17 @@ func contract(c mpi.Comm, g *shareGraph, readStart []int64) (*ptscotch.Graph, er
 	}
 	out.Adjncy = adj[:at]
 	return out, nil
+}
+
+// chainLinks visits the links of a chain of n, at(0) to at(n-1), closed
+// into a cycle where that adds a link (from three on).
+func chainLinks(n int, at func(i int) int32, visit func(a, b int32)) {
+	for i := 0; i+1 < n; i++ {
+		visit(at(i), at(i+1))
+	}
+	if n >= 3 {
+		visit(at(n-1), at(0))
+	}
 }
 
 // toOwners sends, for every task i of the rank's read share and each of

@@ -146,8 +146,7 @@ func clusterLocality(g *matrices.Graph, inc *matrices.Incidence) float64 {
 					continue
 				}
 				tasks[e] = true
-				a, b := uint32(g.U[e]), uint32(g.V[e])
-				pairs[uint64(min(a, b))<<32|uint64(max(a, b))] = true
+				pairs[pairKey(g.U[e], g.V[e])] = true
 				if w := g.Opposite(e, u); !seen[w] {
 					seen[w] = true
 					queue = append(queue, w)
@@ -188,13 +187,18 @@ func orderLocality(g *matrices.Graph) float64 {
 		slices.Sort(ends)
 		pairs = pairs[:0]
 		for i := start; i < start+localWindow; i++ {
-			u, v := uint32(g.U[i]), uint32(g.V[i])
-			pairs = append(pairs, uint64(min(u, v))<<32|uint64(max(u, v)))
+			pairs = append(pairs, pairKey(g.U[i], g.V[i]))
 		}
 		slices.Sort(pairs)
 		sum += float64(len(slices.Compact(ends))) / float64(len(slices.Compact(pairs)))
 	}
 	return sum / localWindows
+}
+
+// pairKey is the task u-v's pair of vertices, the same for v-u (its mirror).
+func pairKey(u, v int32) uint64 {
+	a, b := uint32(u), uint32(v)
+	return uint64(min(a, b))<<32 | uint64(max(a, b))
 }
 
 const (
@@ -304,6 +308,9 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 			report(stage)
 		}
 	}
+	// From hugeStartsEdges the starts run one after the other, each dropped
+	// once a better one is known: the memory of one start.
+	oneAtATime := size >= hugeStartsEdges
 	// start i, polished and refined, and its copies where there are several
 	// to choose from (one needs no counting: 0.7 s on the circuit5M
 	// stand-in).
@@ -321,7 +328,7 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 		}
 		var copies int64
 		if len(names) > 1 {
-			if size >= hugeStartsEdges {
+			if oneAtATime {
 				giveBack() // the start's work arrays, before the count and the next start allocate
 			}
 			copies = Evaluate(g, inc, p).Copies
@@ -329,9 +336,7 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 		}
 		return p, copies, nil
 	}
-	if size >= hugeStartsEdges {
-		// One start at a time, each dropped once a better one is known:
-		// the memory of one start.
+	if oneAtATime {
 		var best Partition
 		var least int64
 		for i := range names {

@@ -51,7 +51,6 @@ type D16 struct {
 	ZeroRows  []int32
 
 	wideBlocks int
-	allowWide  bool
 }
 
 const (
@@ -101,7 +100,7 @@ func newD16(m *Matrix, blockSize int, allowWide bool) (*D16, error) {
 	blocks, aligned := d16Layout(m, blockSize, used)
 	slots := blocks * blockSize
 	d := &D16{
-		BlockSize: blockSize, Blocks: blocks, allowWide: allowWide,
+		BlockSize: blockSize, Blocks: blocks,
 		Val: make([]float64, slots), Offset: make([]uint16, slots), RowStarts: make([]uint8, slots/d16Slots),
 		Meta: make([]int32, 8*blocks),
 	}
@@ -132,7 +131,7 @@ func newD16(m *Matrix, blockSize int, allowWide bool) (*D16, error) {
 				r++
 			}
 		}
-		d.encodeBlock(b, cols, &sample, row0)
+		d.encodeBlock(b, cols, &sample, row0, allowWide)
 	}
 	d.flagSharedRows()
 	return d, nil
@@ -176,7 +175,7 @@ func rowSlots(m *Matrix, r int) int {
 // encodeBlock writes block b's offsets, escapes and Meta (but the flags)
 // from its columns (-1: a slot without an entry); the rows come from the
 // row starts already written.
-func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int) {
+func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int, allowWide bool) {
 	B := d.BlockSize
 	lo := b * B
 	// The base: the smallest column where all fit, else the one that puts
@@ -215,7 +214,7 @@ func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int) {
 	}
 	// A wide block reads 4 bytes a slot; a narrow one 2, and 4 more per
 	// escape.
-	wide := d.allowWide && 2*far > B
+	wide := allowWide && 2*far > B
 	if wide && d.High == nil {
 		d.High = make([]uint16, d.Blocks*B)
 	}

@@ -395,34 +395,26 @@ func (s *SpMV) d16Op(op *Op, blockSize int) (err error) {
 		}
 	}()
 	var meta, val, off, high, starts, esc, zero *gpu.Buffer
-	if err := op.keep(&meta)(gpu.Upload(s.d, d.Meta, "csr-d16 block data")); err != nil {
+	send(&err, &meta, s.d, nil, d.Meta, "csr-d16 block data")
+	if err == nil {
+		val, err = UploadValues(s.d, d.Val, s.p, "csr-d16 values")
+	}
+	send(&err, &off, s.d, nil, d.Offset, "csr-d16 column offsets")
+	send(&err, &high, s.d, nil, d.High, "csr-d16 wide columns' high halves")
+	send(&err, &starts, s.d, nil, d.RowStarts, "csr-d16 row starts")
+	send(&err, &esc, s.d, nil, d.Esc, "csr-d16 escaped columns")
+	send(&err, &zero, s.d, nil, d.ZeroRows, "csr-d16 rows to clear")
+	op.bufs = append(op.bufs, meta, val, off, high, starts, esc, zero) // nil where not uploaded: Free skips those
+	if err != nil {
 		return err
 	}
-	if err := op.keep(&val)(UploadValues(s.d, d.Val, s.p, "csr-d16 values")); err != nil {
-		return err
-	}
-	if err := op.keep(&off)(gpu.Upload(s.d, d.Offset, "csr-d16 column offsets")); err != nil {
-		return err
-	}
-	if err := op.keep(&high)(gpu.Upload(s.d, d.High, "csr-d16 wide columns' high halves")); err != nil {
-		return err
-	}
-	if err := op.keep(&starts)(gpu.Upload(s.d, d.RowStarts, "csr-d16 row starts")); err != nil {
-		return err
-	}
-	if err := op.keep(&esc)(gpu.Upload(s.d, d.Esc, "csr-d16 escaped columns")); err != nil {
-		return err
-	}
-	if err := op.keep(&zero)(gpu.Upload(s.d, d.ZeroRows, "csr-d16 rows to clear")); err != nil {
-		return err
-	}
-	if err := s.clearRows(op, len(d.ZeroRows), zero); err != nil {
+	if err = s.clearRows(op, len(d.ZeroRows), zero); err != nil {
 		return err
 	}
 	op.Blocks, op.Threads = d.Blocks, blockSize/d16Slots
 	op.FormatBytes = d.FormatBytes(s.p)
 	entry := CSRD16.entryBase()
-	if d.High != nil {
+	if d.wideBlocks > 0 {
 		entry += "_wide" // a matrix of mostly wide blocks
 	}
 	l, err := s.mod.Launch(entryName(entry, s.p), d.Blocks, op.Threads, 0,

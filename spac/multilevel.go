@@ -154,7 +154,7 @@ func (h *hierarchy) pack(l int) {
 // mapOf returns map l, unpacking it if packed (the packed copy goes).
 func (h *hierarchy) mapOf(l int) []int32 {
 	if p := h.pmaps[l]; p != nil {
-		h.maps[l], h.pmaps[l] = p.Unpack(), nil
+		h.maps[l], h.pmaps[l] = p.Drain(), nil
 	}
 	return h.maps[l]
 }
@@ -163,7 +163,7 @@ func (h *hierarchy) mapOf(l int) []int32 {
 func (h *hierarchy) unpack(l int) {
 	if p := h.packed[l]; p != nil {
 		h.packed[l] = nil
-		h.graphs[l], h.weights[l] = p.Unpack()
+		h.graphs[l], h.weights[l] = p.Drain()
 	}
 }
 

@@ -371,6 +371,12 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 
 // improve runs the passes that follow every start: Polish and RefinePairs.
 func improve(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *Partition, opts Options) error {
+	// The start's work arrays are garbage now, and the heap is large
+	// enough that the collector would not run before the passes allocate
+	// theirs: collected, they take that room instead of fresh pages (on a
+	// 19.1M-task 3-D mesh NE's start then refined at 1.89 GB, against 1.45
+	// for the own start's, whose multilevel scheme collects as it goes).
+	reclaim()
 	if opts.Polish > 0 {
 		tell(opts, "polish")
 		if _, err := Polish(ctx, g, inc, p, opts.Cap, opts.Polish); err != nil {

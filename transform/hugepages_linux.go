@@ -29,7 +29,11 @@ func hugePages(s []int32) {
 // wholePages returns the bytes of the whole pages of the given size inside
 // s, or nil when s spans less than two of them.
 func wholePages(s []int32, page int) []byte {
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s))
+	return wholeBytePages(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s)), page)
+}
+
+// wholeBytePages is wholePages of a byte slice.
+func wholeBytePages(b []byte, page int) []byte {
 	if len(b) < 2*page {
 		return nil
 	}
@@ -45,6 +49,13 @@ func wholePages(s []int32, page int) []byte {
 // fresh memory is, so the runtime may hand the room out again as it is.
 func release(s []int32) {
 	if b := wholePages(s, 4<<10); b != nil {
+		_ = syscall.Madvise(b, syscall.MADV_DONTNEED) // advice only
+	}
+}
+
+// releaseBytes is release for a byte slice (a packed chunk decoded).
+func releaseBytes(s []byte) {
+	if b := wholeBytePages(s, 4<<10); b != nil {
 		_ = syscall.Madvise(b, syscall.MADV_DONTNEED) // advice only
 	}
 }

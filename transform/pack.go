@@ -116,7 +116,20 @@ func (p *Packed) encode(w *WeightedGraph, weight []int32, lo, hi int, b []byte) 
 
 // Unpack returns the graph and vertex weights packed (weights nil if they
 // were), in fresh arrays; the ranges are unpacked in parallel.
-func (p *Packed) Unpack() (*WeightedGraph, []int32) {
+func (p *Packed) Unpack() (*WeightedGraph, []int32) { return p.unpack(false) }
+
+// Drain is Unpack that uses p up: each chunk's pages are given back to the
+// kernel as soon as it is decoded, so that the packed graph and the
+// unpacked one are not both resident (on a 19.1M-task 3-D mesh the finest
+// level packed takes about 0.2 GB, at the partitioner's peak). p is empty
+// afterwards.
+func (p *Packed) Drain() (*WeightedGraph, []int32) {
+	w, weight := p.unpack(true)
+	p.chunks, p.n, p.entries = nil, 0, 0
+	return w, weight
+}
+
+func (p *Packed) unpack(drain bool) (*WeightedGraph, []int32) {
 	w := &WeightedGraph{Xadj: bigInt32s(p.n + 1), Adjncy: bigInt32s(p.entries)}
 	if p.weighted {
 		w.Adjwgt = bigInt32s(p.entries)
@@ -159,6 +172,10 @@ func (p *Packed) Unpack() (*WeightedGraph, []int32) {
 			}
 			e = end
 			w.Xadj[v+1] = end
+		}
+		if drain {
+			releaseBytes(b)
+			p.chunks[c].data = nil
 		}
 	})
 	return w, weight
@@ -239,7 +256,16 @@ func (p *PackedMap) bound(c int) (lo, hi int) {
 
 // Unpack returns the map packed, in a fresh array; the chunks are unpacked
 // in parallel.
-func (p *PackedMap) Unpack() []int32 {
+func (p *PackedMap) Unpack() []int32 { return p.unpack(false) }
+
+// Drain is Unpack that uses p up, as Packed.Drain does.
+func (p *PackedMap) Drain() []int32 {
+	m := p.unpack(true)
+	p.chunks, p.n = nil, 0
+	return m
+}
+
+func (p *PackedMap) unpack(drain bool) []int32 {
 	m := bigInt32s(p.n)
 	par.Do(len(p.chunks), func(c int) {
 		lo, hi := p.bound(c)
@@ -250,6 +276,10 @@ func (p *PackedMap) Unpack() []int32 {
 			x := top + 1 + unzigzag(d)
 			m[v] = x
 			top = max(top, x)
+		}
+		if drain {
+			releaseBytes(b)
+			p.chunks[c].data = nil
 		}
 	})
 	return m

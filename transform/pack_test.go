@@ -24,6 +24,14 @@ func TestPackRoundTrip(t *testing.T) {
 		if p.Bytes() <= 0 {
 			t.Fatalf("%s: %d bytes", what, p.Bytes())
 		}
+		got, gotWeight = p.Drain()
+		if !slices.Equal(got.Xadj, w.Xadj) || !slices.Equal(got.Adjncy, w.Adjncy) || !slices.Equal(got.Adjwgt, w.Adjwgt) ||
+			!slices.Equal(gotWeight, weight) || (gotWeight == nil) != (weight == nil) {
+			t.Fatalf("%s: drained graph differs from the one packed", what)
+		}
+		if p.Bytes() != 0 {
+			t.Fatalf("%s: %d bytes left after Drain", what, p.Bytes())
+		}
 	}
 	for trial := 0; trial < 200; trial++ {
 		packChunk = 1 + r.IntN(100)
@@ -68,6 +76,9 @@ func TestPackMapRoundTrip(t *testing.T) {
 		if got := p.Unpack(); !slices.Equal(got, m) {
 			t.Fatalf("%s: unpacked %v, packed %v", what, got, m)
 		}
+		if got := p.Drain(); !slices.Equal(got, m) || len(p.chunks) != 0 {
+			t.Fatalf("%s: drained %v (%d chunks left), packed %v", what, got, len(p.chunks), m)
+		}
 	}
 	for trial := 0; trial < 200; trial++ {
 		packChunk = 1 + r.IntN(100)
@@ -89,4 +100,39 @@ func TestPackMapRoundTrip(t *testing.T) {
 	}
 	check("empty", nil)
 	check("extremes", []int32{1<<31 - 1, 0, 1<<31 - 1, 5, 0})
+}
+
+// Drain gives the pages of each chunk back once decoded: with chunks of
+// many pages the graph and map still come back whole, and the room given
+// back serves the next arrays (read again, it is zero, not stale).
+func TestDrainLargeChunks(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	const n = 1 << 19
+	xadj := make([]int32, n+1)
+	adj := make([]int32, 0, 8*n)
+	for v := range n {
+		for range 1 + r.IntN(15) {
+			adj = append(adj, int32(r.IntN(n)))
+		}
+		xadj[v+1] = int32(len(adj))
+	}
+	w := &WeightedGraph{Xadj: xadj, Adjncy: adj}
+	p := Pack(w, nil)
+	if len(p.chunks) < 2 || len(p.chunks[0].data) < 4<<13 {
+		t.Fatalf("%d chunks of %d bytes: want several of many pages", len(p.chunks), len(p.chunks[0].data))
+	}
+	got, _ := p.Drain()
+	if !slices.Equal(got.Xadj, w.Xadj) || !slices.Equal(got.Adjncy, w.Adjncy) {
+		t.Fatal("drained graph differs from the one packed")
+	}
+	pm := PackMap(adj)
+	if m := pm.Drain(); !slices.Equal(m, adj) {
+		t.Fatal("drained map differs from the one packed")
+	}
+	for range 3 { // the room given back, reused
+		q := Pack(w, nil)
+		if again, _ := q.Unpack(); !slices.Equal(again.Adjncy, w.Adjncy) {
+			t.Fatal("a graph packed after a drain differs")
+		}
+	}
 }

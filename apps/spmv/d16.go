@@ -23,11 +23,13 @@ import (
 // (spac reorder), it reads about a quarter fewer bytes than CSR. Where
 // at least half the blocks' columns are scattered (more than half their
 // slots would escape), those blocks are wide instead: each slot's column
-// is 32-bit, its low half in Offset and its high half in High (-1 for no
-// entry), w + 4 bytes and a bit per slot, CSR's bytes less the row
+// is 24 bits from the block's least column (its base), the low 16 in
+// Offset and the high 8 in High (d16WideEmpty for no entry), w + 3 bytes
+// and a bit per slot, a byte less than CSR's per nonzero and no row
 // offsets; such a matrix runs the kernel's wide form (csr_d16_wide),
-// which reads High in wide blocks once their flag arrives. Elsewhere the
-// scattered blocks escape. So the kernel runs any matrix.
+// which reads High in wide blocks once their flag arrives. A block whose
+// columns span 2^24 - 1 or more, and every scattered block of a matrix
+// with few of them, escapes instead. So the kernel runs any matrix.
 //
 // Meta has 8 int32 per block: the row of its first slot, the column base,
 // the index of its first escaped column in Esc, its slots with entries or
@@ -46,7 +48,7 @@ type D16 struct {
 	Offset    []uint16
 	RowStarts []uint8
 	Esc       []int32
-	High      []uint16 // a wide block's columns' high halves (the low ones in Offset); nil where no block is wide
+	High      []uint8 // a wide block's columns' bits 16-23 from its base (bits 0-15 in Offset); nil where no block is wide
 	Meta      []int32
 	ZeroRows  []int32
 
@@ -60,7 +62,10 @@ const (
 	d16Slots  = seg8Slots
 	d16Sample = 64 // columns sampled for a block's base where they span more than d16Span
 
-	d16Wide     = 4 // Meta flag: the block's columns are 32-bit, halves in Offset and High
+	d16Wide     = 4 // Meta flag: the block's columns are 24 bits from its base, in Offset and High
+	// d16WideEmpty is a wide slot without an entry: High 0xff and Offset
+	// 0xffff; a wide block's columns lie below it from the base.
+	d16WideEmpty = 1<<24 - 1
 	d16RowShift = 3 // Meta: the last row's local index above the flags
 )
 
@@ -212,11 +217,14 @@ func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int, allowW
 			far++
 		}
 	}
-	// A wide block reads 4 bytes a slot; a narrow one 2, and 4 more per
+	// A wide block reads 3 bytes a slot; a narrow one 2, and 4 more per
 	// escape.
-	wide := allowWide && 2*far > B
-	if wide && d.High == nil {
-		d.High = make([]uint16, d.Blocks*B)
+	wide := allowWide && 2*far > B && int(most)-int(least) < d16WideEmpty
+	if wide {
+		base = int(least)
+		if d.High == nil {
+			d.High = make([]uint8, d.Blocks*B)
+		}
 	}
 	meta := d.Meta[8*b : 8*b+8]
 	meta[0], meta[1], meta[2], meta[3] = int32(row0), int32(base), int32(len(d.Esc)), int32(len(cols))
@@ -230,12 +238,12 @@ func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int, allowW
 			rows++
 		}
 		switch {
-		case wide: // the column's halves; -1 (both 0xffff) for no entry
-			c := int32(-1)
-			if i < len(cols) {
-				c = cols[i]
+		case wide: // the column's 24 bits from the base
+			rel := d16WideEmpty
+			if i < len(cols) && cols[i] >= 0 {
+				rel = int(cols[i]) - base
 			}
-			d.Offset[s], d.High[s] = uint16(c), uint16(uint32(c)>>16)
+			d.Offset[s], d.High[s] = uint16(rel), uint8(rel>>16)
 		case i >= len(cols) || cols[i] < 0:
 			d.Offset[s] = d16Empty
 		case int(cols[i])-base >= 0 && int(cols[i])-base <= d16Span:
@@ -273,10 +281,10 @@ func (d *D16) flagSharedRows() {
 }
 
 // FormatBytes is what csr-d16 reads of its format with values of p:
-// every slot's value and offset, the wide blocks' high halves, the
+// every slot's value and offset, the wide blocks' high bytes, the
 // row-start bytes, the escaped columns, Meta and the rows cleared first.
 func (d *D16) FormatBytes(p Precision) int64 {
 	slots := int64(d.Blocks) * int64(d.BlockSize)
 	wide := int64(d.wideBlocks) * int64(d.BlockSize)
-	return slots*int64(p.Bytes()+2) + wide*2 + slots/d16Slots + int64(len(d.Esc))*4 + int64(len(d.Meta))*4 + int64(len(d.ZeroRows))*4
+	return slots*int64(p.Bytes()+2) + wide + slots/d16Slots + int64(len(d.Esc))*4 + int64(len(d.Meta))*4 + int64(len(d.ZeroRows))*4
 }

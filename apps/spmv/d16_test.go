@@ -35,7 +35,11 @@ func decodeD16(d *D16, b int) []d16Slot {
 		sl.row = row
 		switch o := d.Offset[s]; {
 		case meta[4]&d16Wide != 0:
-			sl.col = int(int32(uint32(d.High[s])<<16 | uint32(o)))
+			if rel := int(d.High[s])<<16 | int(o); rel == d16WideEmpty {
+				sl.col = -1
+			} else {
+				sl.col = int(meta[1]) + rel
+			}
 		case o == d16Empty:
 			sl.col = -1
 		case o == d16Escape:
@@ -117,10 +121,10 @@ func TestD16Format(t *testing.T) {
 				}
 				empty := uint16(d16Empty)
 				if meta[4]&d16Wide != 0 {
-					empty = 0xffff // and High's half: column -1
+					empty = 0xffff // and High's byte 0xff: no column
 				}
 				for s := b*B + int(meta[3]); s < (b+1)*B; s++ {
-					if d.Offset[s] != empty || (empty == 0xffff && d.High[s] != 0xffff) || d.Val[s] != 0 || d.RowStarts[s/d16Slots]>>(s%d16Slots)&1 != 0 {
+					if d.Offset[s] != empty || (empty == 0xffff && d.High[s] != 0xff) || d.Val[s] != 0 || d.RowStarts[s/d16Slots]>>(s%d16Slots)&1 != 0 {
 						t.Fatalf("%s B=%d block %d: padding slot %d holds something", tc.name, B, b, s-b*B)
 					}
 				}
@@ -194,9 +198,10 @@ func countEscapes(d *D16, b, n int) int {
 }
 
 // TestD16Bytes: block sizes the kernel cannot run are refused; a matrix
-// whose columns are scattered runs in wide blocks at about CSR's bytes
-// (less its row offsets), and the same columns in a band in narrow blocks
-// at well under CSR's.
+// whose columns are scattered runs in wide blocks at a byte less than
+// CSR's a nonzero (and no row offsets), unless they span more than 24
+// bits, and the same columns in a band in narrow blocks at well under
+// CSR's.
 func TestD16Bytes(t *testing.T) {
 	m, err := NewMatrix(randomCOO("scattered", 1000, 1_000_000, 5000, 4))
 	if err != nil {
@@ -214,8 +219,29 @@ func TestD16Bytes(t *testing.T) {
 	if d.wideBlocks != d.Blocks {
 		t.Errorf("scattered: %d of %d blocks wide, want all", d.wideBlocks, d.Blocks)
 	}
-	if got, csr := float64(d.FormatBytes(FP32))/float64(m.NNZ()), CSRBytesPerNNZ(m.NRows, m.NNZ(), FP32); got > csr+0.5 {
-		t.Errorf("scattered: %.2f bytes per nonzero, want about CSR's %.2f", got, csr)
+	if got, csr := float64(d.FormatBytes(FP32))/float64(m.NNZ()), CSRBytesPerNNZ(m.NRows, m.NNZ(), FP32); got > csr-1 {
+		t.Errorf("scattered: %.2f bytes per nonzero, want a byte less than CSR's %.2f", got, csr)
+	}
+	// Columns that span 2^24 or more do not fit a wide block's 24 bits:
+	// those blocks escape.
+	huge, err := NewMatrix(randomCOO("huge", 1000, 40_000_000, 5000, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err = NewD16(huge, 256); err != nil || d.wideBlocks != 0 || len(d.Esc) == 0 {
+		t.Errorf("columns over 2^24 apart: %v; want no wide block and escapes", err)
+	} else {
+		var cols []int32
+		for b := range d.Blocks {
+			for _, sl := range decodeD16(d, b) {
+				if sl.col >= 0 {
+					cols = append(cols, int32(sl.col))
+				}
+			}
+		}
+		if !slices.Equal(cols, huge.Col) {
+			t.Error("columns over 2^24 apart: the escaped columns decode wrong")
+		}
 	}
 	// A quarter of the rows scattered: too few wide blocks for the wide
 	// form, so they escape.

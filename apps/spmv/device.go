@@ -400,7 +400,7 @@ func (s *SpMV) d16Op(op *Op, blockSize int) (err error) {
 		val, err = UploadValues(s.d, d.Val, s.p, "csr-d16 values")
 	}
 	send(&err, &off, s.d, nil, d.Offset, "csr-d16 column offsets")
-	send(&err, &high, s.d, nil, d.High, "csr-d16 wide columns' high halves")
+	send(&err, &high, s.d, nil, d.High, "csr-d16 wide columns' high bytes")
 	send(&err, &starts, s.d, nil, d.RowStarts, "csr-d16 row starts")
 	send(&err, &esc, s.d, nil, d.Esc, "csr-d16 escaped columns")
 	send(&err, &zero, s.d, nil, d.ZeroRows, "csr-d16 rows to clear")

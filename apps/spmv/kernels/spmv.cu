@@ -630,15 +630,16 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
 // the same warp scan as the rows' (both counts packed in one int); 0xfffe
 // is a slot without an entry (an empty row's, or padding), whose x is not
 // read. In the wide form (WIDE, csr_d16_wide), a wide block (flag 4: its
-// columns too scattered for offsets) has 32-bit columns: the offsets are
-// their low halves, high their high ones, read once the flag is known. Rows are consecutive: local row r is global
+// columns too scattered for offsets) has 24-bit columns from its base (the
+// least): the offsets are their low 16 bits, high their high 8, read once
+// the flag is known; 0xffffff is a slot without an entry. Rows are consecutive: local row r is global
 // row0 + r (an empty row has its slot), stored once per block with
 // seg8_sums, by atomicAdd where the row crosses the block's first or last
 // slot (the host cleared those rows), plainly elsewhere.
 template <typename T, bool WIDE>
 __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* __restrict__ val,
                                         const unsigned short* __restrict__ delta,
-                                        const unsigned short* __restrict__ high,
+                                        const unsigned char* __restrict__ high,
                                         const unsigned char* __restrict__ row_starts, const int* __restrict__ esc,
                                         const T* __restrict__ x, T* __restrict__ y) {
     const int t = threadIdx.x;
@@ -668,7 +669,7 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
         e |= (offset(j) == 0xffffu ? 1u : 0u) << j;
     }
     // A wide block (the same for the whole block): the offsets are its
-    // columns' low halves, and it escapes nothing.
+    // columns' low 16 bits from the base, and it escapes nothing.
     bool wide = false;
     if constexpr (WIDE) {
         wide = m2.x & 4;
@@ -684,12 +685,12 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
     before += (w == 0 ? 0 : w == 1 ? m2.y : w == 2 ? m2.z : m2.w) - count;  // rows and escapes before the thread
     T xv[8];
     if (wide) {
-        const uint4 h = __ldcs(reinterpret_cast<const uint4*>(high + thread * 8));
-        const unsigned ha[4] = {h.x, h.y, h.z, h.w};
+        const uint2 h = __ldcs(reinterpret_cast<const uint2*>(high + thread * 8));
+        const unsigned ha[2] = {h.x, h.y};
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
-            const int c = (int)((((ha[j >> 1] >> (16 * (j & 1))) & 0xffffu) << 16) | offset(j));  // -1: no entry
-            xv[j] = c < 0 ? T(0) : __ldg(&x[c]);
+            const unsigned rel = (((ha[j >> 2] >> (8 * (j & 3))) & 0xffu) << 16) | offset(j);
+            xv[j] = rel == 0xffffffu ? T(0) : __ldg(&x[m.y + (int)rel]);
         }
     } else {
         int next = m.z + (before >> 16);
@@ -774,13 +775,13 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
         zero_rows<T>(n, rows, y);                                                                                    \
     }                                                                                                                \
     extern "C" __global__ void __launch_bounds__(128)                                                                \
-        spmv_csr_d16_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta, const unsigned short* high, \
+        spmv_csr_d16_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta, const unsigned char* high,  \
                               const unsigned char* row_starts, const int* esc, const T* x, T* y) {                   \
         csr_d16<T, false>(meta, val, delta, high, row_starts, esc, x, y);                                            \
     }                                                                                                                \
     extern "C" __global__ void __launch_bounds__(128, D16_BLOCKS_##SUFFIX)                                           \
         spmv_csr_d16_wide_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta,                      \
-                                   const unsigned short* high, const unsigned char* row_starts, const int* esc,      \
+                                   const unsigned char* high, const unsigned char* row_starts, const int* esc,       \
                                    const T* x, T* y) {                                                               \
         csr_d16<T, true>(meta, val, delta, high, row_starts, esc, x, y);                                             \
     }                                                                                                                \

@@ -76,7 +76,7 @@ GPU kernels (--kernels): csr-scalar (a thread per row), csr-vector (a warp
 per row), coo-atomic (a thread per nonzero, atomics), csr-d16 (CSR's
 entries eight a thread, each column a 16-bit offset from its block's,
 rows from a bit per entry: a quarter fewer bytes than CSR where the order
-keeps a block's columns close, as SPAC's order does, and 32-bit columns
+keeps a block's columns close, as SPAC's order does, and 24-bit columns
 in the scattered blocks of a matrix whose blocks mostly are; block sizes
 256, 512, 768, 1024),
 spac-smem (the SPAC

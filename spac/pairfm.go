@@ -176,6 +176,7 @@ func partnerPairs(g *matrices.Graph, inc *matrices.Incidence, part []int32, slot
 		seen    []int32 // seen[w] == a+1: w counted for part a
 		cnt     []int32
 		touched []int32
+		list    []partPair // the part's partners, before the best are kept
 	}
 	lists := make([][]partPair, k)
 	par.DoWith(k, func() *scratch {
@@ -200,7 +201,11 @@ func partnerPairs(g *matrices.Graph, inc *matrices.Incidence, part []int32, slot
 				}
 			}
 		}
-		var list []partPair
+		// A part of a scattered input touches thousands of others: the list
+		// is the worker's, and only the best pairPartners are kept, in a
+		// slice of their own (kept as a prefix of every part's whole list,
+		// they held 250 B an edge of an Erdos-Renyi graph at once).
+		list := s.list[:0]
 		for _, q := range s.touched {
 			list = append(list, partPair{a: int32(a), b: q, shared: s.cnt[q]})
 			s.cnt[q] = 0
@@ -211,7 +216,8 @@ func partnerPairs(g *matrices.Graph, inc *matrices.Incidence, part []int32, slot
 			}
 			return int(x.b - y.b)
 		})
-		lists[a] = list[:min(len(list), pairPartners)]
+		lists[a] = slices.Clone(list[:min(len(list), pairPartners)])
+		s.list = list
 	})
 	var pairs []partPair
 	for _, list := range lists {

@@ -43,7 +43,7 @@ func TestHugeStart(t *testing.T) {
 		{"web", func() (*matrices.COO, error) { return matrices.WebGraph(100000, 12, 1) }, own, both},
 		{"rmat", func() (*matrices.COO, error) { return matrices.RMAT(16, 16, 0.57, 0.19, 0.19, 1) }, ne, ne},
 		{"rmat-flat", func() (*matrices.COO, error) { return matrices.RMAT(16, 8, 0.45, 0.15, 0.15, 2) }, both, both},
-		{"er", func() (*matrices.COO, error) { return matrices.ErdosRenyi(100000, 8, 1) }, both, both},
+		{"er", func() (*matrices.COO, error) { return matrices.ErdosRenyi(100000, 8, 1) }, ne, ne},
 		{"laplacian-3d", func() (*matrices.COO, error) { return matrices.Stencil3D(60, 60, 60, 7) }, both, both},
 		{"laplacian-2d", func() (*matrices.COO, error) { return matrices.Stencil2D(400, 400, 5) }, both, both},
 		{"circuit", func() (*matrices.COO, error) { return matrices.Circuit(200000, 5, 1) }, own, both},

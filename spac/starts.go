@@ -55,10 +55,10 @@ const hugeStartsEdges = 4 << 20
 //     alone had 0.934x the own start's copies.
 //   - even degrees, not clustered (Erdos-Renyi graphs): NE's. An expander
 //     has no clusters for the own start to find: on Erdos-Renyi graphs of
-//     4.8M and 16M edges it had 1.0014x and 0.9981x NE's copies after
-//     refinement, for twice the time, and its coarse levels stay as dense
-//     as the input, so METIS's share took its peak to 187 B/edge (NE's
-//     alone: 77).
+//     4.8M edges (16 and 8 a row) and 16M it had 1.0014x, 0.9976x and
+//     0.9981x NE's copies after refinement, for twice the time; its
+//     coarse levels stay as dense as the input, so METIS's share took its
+//     peak to 187 B/edge (NE's alone: 77).
 //   - numbered with locality (orderLocality below scatteredOrder: web
 //     crawls with their hosts' pages together, circuits and FEM matrices
 //     as they come): the own start, which leads NE's by 19-20% on web

@@ -62,11 +62,12 @@ const (
 	d16Slots  = seg8Slots
 	d16Sample = 64 // columns sampled for a block's base where they span more than d16Span
 
-	d16Wide = 4 // Meta flag: the block's columns are 24 bits from its base, in Offset and High
+	d16Wide     = 4 // Meta flag: the block's columns are 24 bits from its base, in Offset and High
+	d16RowShift = 3 // Meta: the last row's local index above the flags
+
 	// d16WideEmpty is a wide slot without an entry: High 0xff and Offset
 	// 0xffff; a wide block's columns lie below it from the base.
 	d16WideEmpty = 1<<24 - 1
-	d16RowShift  = 3 // Meta: the last row's local index above the flags
 )
 
 // NewD16 builds csr-d16's format of m with blockSize slots per block (a

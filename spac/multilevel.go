@@ -78,7 +78,7 @@ func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad
 	if err != nil {
 		return nil, err
 	}
-	progress("refining")
+	progress(fmt.Sprintf("refining %d vertices", len(part)))
 	// With V-cycles to come, the way up stops one level above the finest
 	// graph: the cycles run there, and the finest level, the dearest to
 	// coarsen and refine, is refined once, at the end.
@@ -104,6 +104,7 @@ func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad
 		if err != nil {
 			return nil, err
 		}
+		progress(fmt.Sprintf("refining %d vertices", len(v.within)))
 		v.refineCoarsest(v.within, k, softLoad)
 		if part, err = v.uncoarsen(ctx, len(v.maps), v.within, k, softLoad, 0, progress); err != nil {
 			return nil, err
@@ -184,6 +185,8 @@ func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, wi
 			return nil, err
 		}
 		l := len(h.maps)
+		// A stage is named by the work it starts: its time is that work's.
+		progress(fmt.Sprintf("coarsening %d vertices", h.graphs[l].NumVertices()))
 		lv, err := cs.Coarsen(h.graphs[l], h.weights[l], maxVertexWeight, within)
 		if err != nil {
 			return nil, err
@@ -206,7 +209,6 @@ func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, wi
 		h.within = within
 		h.pack(l)
 		reclaim() // the next level takes the room of level l unpacked
-		progress(fmt.Sprintf("coarsened to %d vertices", lv.Graph.NumVertices()))
 		// Once the vertices are too heavy to pair, a level barely shrinks.
 		if 10*int64(lv.Graph.NumVertices()) > 9*int64(fine) {
 			break
@@ -226,6 +228,7 @@ func (h *hierarchy) uncoarsen(ctx context.Context, from int, part []int32, k int
 			return nil, err
 		}
 		fine := h.mapOf(l)
+		progress(fmt.Sprintf("refining %d vertices", len(fine)))
 		for v, c := range fine {
 			fine[v] = part[c]
 		}
@@ -244,7 +247,6 @@ func (h *hierarchy) uncoarsen(ctx context.Context, from int, part []int32, k int
 		reclaim() // the last level's refinement scratch
 		h.unpack(l)
 		transform.Refine(h.graphs[l], h.weights[l], part, k, softLoad, refinePasses)
-		progress(fmt.Sprintf("refined %d vertices", len(part)))
 	}
 	return part, nil
 }

@@ -124,10 +124,9 @@ func clusterGrouping(c mpi.Comm, g *shareGraph) (*grouping, error) {
 // and for every link of a data object's chain between tasks of different
 // clusters (objects of at most hubChainTasks tasks) an edge between the
 // two clusters, the links between two clusters adding up to its weight.
-// The chains are contract's in
-// neighbour order: the tasks of object V sorted by their other endpoint,
-// consecutive ones linked, closed into a cycle from three tasks. They are
-// not walked (walkChains, the graph model's): the walk costs an exchange
+// The chains are contract's in neighbour order: the tasks of object V
+// sorted by their other endpoint, consecutive ones linked, closed into a
+// cycle from three tasks (chainLinks). They are not walked (walkChains, the graph model's): the walk costs an exchange
 // of adjacency lists. A task's cluster is decided the same way at the
 // owners of both its objects (for the graph model, each asks the other
 // endpoints' owners for their degree); its weight is counted at the owner

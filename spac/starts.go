@@ -79,11 +79,11 @@ const hugeStartsEdges = 4 << 20
 // one after the other, not side by side: the memory of one start.
 func hugeStarts(g *matrices.Graph, inc *matrices.Incidence) []string {
 	cv := degreeCV(inc)
+	even := cv < evenDegrees
 	switch {
-	case cv < evenDegrees:
-		if clusterLocality(g, inc) >= clusteredBelow {
-			return []string{"ne"}
-		}
+	case even && clusterLocality(g, inc) >= clusteredBelow:
+		return []string{"ne"}
+	case even:
 		return []string{"metis", "ne"}
 	case orderLocality(g) < scatteredOrder:
 		return []string{"metis"}

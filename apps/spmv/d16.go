@@ -37,8 +37,9 @@ import (
 // began in an earlier block; bit 1: the last row goes on in a later one;
 // bit 2: the block is wide; bits 3 and up: the last row's local index)
 // and, for warps 1 to 3, the rows started and the columns escaped before
-// the warp (rows | escapes << 16). A row that crosses a block boundary is added with atomicAdd by
-// every block it is in, and ZeroRows lists those rows for clearing first.
+// the warp (rows | escapes << 16). A row that crosses a block boundary is
+// added with atomicAdd by every block it is in, and ZeroRows lists those
+// rows for clearing first.
 // Where every row fits a block and the padding is small, blocks are cut
 // at rows instead (d16Layout): then no row crosses one.
 type D16 struct {

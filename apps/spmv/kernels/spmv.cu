@@ -623,17 +623,17 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
 // csr-d16: CSR's entries in their own order, cut into blocks of B slots
 // (B/8 threads of eight consecutive slots, as spac-seg8's), each entry's
 // column a uint16 offset from its block's column base (apps/spmv/d16.go:
-// the format). Per slot it reads the value and
-// the uint16, per thread one byte of row starts; nothing is staged, so x is
-// gathered as soon as the offsets arrive. Offset 0xffff escapes: the
-// column is the next of the block's escaped columns, whose rank comes from
-// the same warp scan as the rows' (both counts packed in one int); 0xfffe
-// is a slot without an entry (an empty row's, or padding), whose x is not
-// read. In the wide form (WIDE, csr_d16_wide), a wide block (flag 4: its
-// columns too scattered for offsets) has 24-bit columns from its base (the
-// least): the offsets are their low 16 bits, high their high 8, read once
-// the flag is known; 0xffffff is a slot without an entry. Rows are consecutive: local row r is global
-// row0 + r (an empty row has its slot), stored once per block with
+// the format). Per slot it reads the value and the uint16, per thread one
+// byte of row starts; nothing is staged, so x is gathered as soon as the
+// offsets arrive. Offset 0xffff escapes: the column is the next of the
+// block's escaped columns, whose rank comes from the same warp scan as the
+// rows' (both counts packed in one int); 0xfffe is a slot without an entry
+// (an empty row's, or padding), whose x is not read. In the wide form
+// (WIDE, csr_d16_wide), a wide block (flag 4: its columns too scattered for
+// offsets) has 24-bit columns from its base (the least): the offsets are
+// their low 16 bits, high their high 8, read once the flag is known;
+// 0xffffff is a slot without an entry. Rows are consecutive: local row r is
+// global row0 + r (an empty row has its slot), stored once per block with
 // seg8_sums, by atomicAdd where the row crosses the block's first or last
 // slot (the host cleared those rows), plainly elsewhere.
 template <typename T, bool WIDE>

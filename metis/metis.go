@@ -155,17 +155,17 @@ int raise(int sig) {
 // spac_metis_part calls METIS_PartGraphKway (recursive == 0) or
 // METIS_PartGraphRecursive.
 static int spac_metis_part(int recursive, idx_t nvtxs, idx_t *xadj, idx_t *adjncy,
-		idx_t *vwgt, idx_t *adjwgt, idx_t nparts, idx_t *options,
+		idx_t *vwgt, idx_t *adjwgt, idx_t nparts, real_t *tpwgts, idx_t *options,
 		idx_t *objval, idx_t *part) {
 	idx_t ncon = 1;
 	int rc;
 	spac_in_metis = 1;
 	if (recursive) {
 		rc = METIS_PartGraphRecursive(&nvtxs, &ncon, xadj, adjncy, vwgt, NULL, adjwgt,
-			&nparts, NULL, NULL, options, objval, part);
+			&nparts, tpwgts, NULL, options, objval, part);
 	} else {
 		rc = METIS_PartGraphKway(&nvtxs, &ncon, xadj, adjncy, vwgt, NULL, adjwgt,
-			&nparts, NULL, NULL, options, objval, part);
+			&nparts, tpwgts, NULL, options, objval, part);
 	}
 	spac_in_metis = 0;
 	return rc;
@@ -332,6 +332,11 @@ type Options struct {
 	// MinConn minimises the maximum connectivity of the subdomain graph
 	// (METIS_OPTION_MINCONN; KWay only).
 	MinConn bool
+
+	// TargetWeights, when not nil, is the share of the total vertex weight
+	// each part is to get (METIS's tpwgts): one positive entry per part,
+	// summing to 1 within 1e-3. nil: equal shares.
+	TargetWeights []float32
 }
 
 // Errors returned by METIS, wrapped with the call's context, for example
@@ -717,6 +722,15 @@ func PartGraph(g *Graph, nparts int, opts Options) (part []int32, objval int64, 
 		return nil, 0, fmt.Errorf("metis: Contig needs a connected graph")
 	}
 
+	var tpwgts *C.real_t
+	if opts.TargetWeights != nil {
+		tp, err := targetWeights(opts.TargetWeights, nparts)
+		if err != nil {
+			return nil, 0, err
+		}
+		tpwgts = &tp[0]
+	}
+
 	part = make([]int32, n)
 	var dummy int32 // adjncy for a graph without edges
 	adjncy := &dummy
@@ -739,7 +753,7 @@ func PartGraph(g *Graph, nparts int, opts Options) (part []int32, objval int64, 
 
 	rc := C.spac_metis_part(recursive, C.idx_t(n),
 		(*C.idx_t)(unsafe.Pointer(&g.Xadj[0])), (*C.idx_t)(unsafe.Pointer(adjncy)),
-		vwgt, adjwgt, C.idx_t(nparts), &o[0], &obj, (*C.idx_t)(unsafe.Pointer(&part[0])))
+		vwgt, adjwgt, C.idx_t(nparts), tpwgts, &o[0], &obj, (*C.idx_t)(unsafe.Pointer(&part[0])))
 
 	if rc != C.METIS_OK {
 		var e error
@@ -754,6 +768,30 @@ func PartGraph(g *Graph, nparts int, opts Options) (part []int32, objval int64, 
 		return nil, 0, fmt.Errorf("metis: %s on %d vertices into %d parts: %w", name, n, nparts, e)
 	}
 	return part, int64(obj), nil
+}
+
+// targetWeights checks Options.TargetWeights for nparts parts and returns
+// them in METIS's real_t, scaled to sum to 1 (METIS refuses sums off by
+// more than its own tolerance).
+func targetWeights(w []float32, nparts int) ([]C.real_t, error) {
+	if len(w) != nparts {
+		return nil, fmt.Errorf("metis: %d target weights for %d parts", len(w), nparts)
+	}
+	var sum float64
+	for p, x := range w {
+		if !(x > 0) || math.IsInf(float64(x), 0) {
+			return nil, fmt.Errorf("metis: target weight %g of part %d is not a positive number", x, p)
+		}
+		sum += float64(x)
+	}
+	if math.Abs(sum-1) > 1e-3 {
+		return nil, fmt.Errorf("metis: target weights sum to %g, want 1", sum)
+	}
+	tp := make([]C.real_t, nparts)
+	for p, x := range w {
+		tp[p] = C.real_t(float64(x) / sum)
+	}
+	return tp, nil
 }
 
 // raiseInMETIS raises sig on the calling thread as METIS's error path does

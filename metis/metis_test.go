@@ -3,6 +3,7 @@ package metis
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"slices"
@@ -426,6 +427,34 @@ func TestNParts(t *testing.T) {
 	}
 }
 
+// TestTargetWeights checks that both methods give each part its share of
+// the weight when the shares differ, as the recursive splits of package spac
+// ask for an odd number of parts.
+func TestTargetWeights(t *testing.T) {
+	g := grid(30, 30)
+	for _, tt := range []struct {
+		opts  Options
+		share []float32
+	}{
+		{Options{Method: Recursive, UFactor: 1}, []float32{1.0 / 3, 2.0 / 3}},
+		{Options{Method: Recursive, UFactor: 1}, []float32{0.2, 0.3, 0.5}},
+		{Options{}, []float32{0.25, 0.25, 0.5}},
+	} {
+		tt.opts.TargetWeights = tt.share
+		part, _, err := PartGraph(g, len(tt.share), tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		weights := g.PartWeights(part, len(tt.share))
+		for p, w := range weights {
+			want := float64(tt.share[p]) * 900
+			if math.Abs(float64(w)-want) > 0.04*want+1 {
+				t.Errorf("%v, shares %v: part %d weighs %d, want about %.0f (all: %v)", tt.opts.Method, tt.share, p, w, want, weights)
+			}
+		}
+	}
+}
+
 func TestErrors(t *testing.T) {
 	good := grid(4, 4)
 	tests := []struct {
@@ -467,6 +496,10 @@ func TestErrors(t *testing.T) {
 		{"ufactor", good, 2, Options{UFactor: -1}, "UFactor = -1"},
 		{"ncuts", good, 2, Options{NCuts: -1}, "NCuts = -1"},
 		{"niter", good, 2, Options{NIter: 1 << 40}, "NIter"},
+		{"target weights length", good, 2, Options{TargetWeights: []float32{1}}, "1 target weights for 2 parts"},
+		{"target weight zero", good, 2, Options{TargetWeights: []float32{1, 0}}, "target weight 0 of part 1"},
+		{"target weight NaN", good, 2, Options{TargetWeights: []float32{float32(math.NaN()), 1}}, "of part 0 is not a positive number"},
+		{"target weights sum", good, 2, Options{TargetWeights: []float32{0.5, 0.6}}, "sum to 1.1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

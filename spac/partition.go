@@ -27,7 +27,7 @@ type Options struct {
 	Order          transform.Order       // order of clones along each vertex's path
 	Imbalance      float64               // METIS imbalance tolerance before the cap pass
 	Coarsen        int                   // most levels of matching in Go before METIS on graphs of 1M edges or more (0: none, METIS sees the whole graph)
-	Polish         int                   // passes of Polish after the cap pass (0: none)
+	Polish         int                   // passes of Polish after the cap pass (0: none; negative: DefaultPolish's choice by size)
 	Refine         int                   // rounds of RefinePairs after Polish (0: none)
 	Starts         []string              // first partitions SPAC refines, the best kept (nil: by the size, see fromStarts)
 	StartsBySize   int64                 // the edges the default starts are chosen by (0: the graph's own); a distributed run's share passes the whole input's

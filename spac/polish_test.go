@@ -116,3 +116,20 @@ func TestFirstCandidatesOracle(t *testing.T) {
 		}
 	}
 }
+
+// The default polishes small inputs only; an explicit count is kept at any
+// size.
+func TestPolishPasses(t *testing.T) {
+	for _, tc := range []struct{ polish, m, want int }{
+		{DefaultPolish, 1000, PolishPasses},
+		{DefaultPolish, polishMinTasks - 1, PolishPasses},
+		{DefaultPolish, polishMinTasks, 0},
+		{0, 1000, 0},
+		{2, 1000, 2},
+		{4, 60 << 20, 4},
+	} {
+		if got := polishPasses(tc.polish, tc.m); got != tc.want {
+			t.Errorf("polishPasses(%d, %d) = %d, want %d", tc.polish, tc.m, got, tc.want)
+		}
+	}
+}

@@ -22,16 +22,40 @@ const DefaultImbalance = 0.03
 // coarsestPerPart vertices per part.
 const DefaultCoarsen = 8
 
-// DefaultPolish is how many passes of Polish follow SPAC's cap pass: the
-// copies it saves come in the first two or three (5.9% on a Barabasi-Albert
-// graph of average degree 8, under 0.1% on meshes, whose Omega leaves few
-// stranded edges).
-const DefaultPolish = 4
+// DefaultPolish asks for the polish where it pays: PolishPasses passes of
+// Polish after the cap pass below polishMinTasks tasks, none from there.
+// Alone the polish saves copies (5.9% on a Barabasi-Albert graph of average
+// degree 8, under 0.1% on meshes), and RefinePairs, which follows it, finds
+// most of the same moves: with the refinement after it, the polish still
+// saved 0.02% to 2.1% of the copies below 1M tasks (CA-CondMat under the
+// spmv model at block size 4096: 15,888 against 16,224), but 0.002% to 0.04%
+// from 1.5M to 60M tasks, for up to 12% of the time (3 s of the circuit5M
+// stand-in's 80).
+const DefaultPolish = -1
+
+// PolishPasses is how many passes of Polish DefaultPolish runs: the copies
+// it saves come in the first two or three.
+const PolishPasses = 4
+
+// polishMinTasks is the size from which DefaultPolish runs no polish.
+const polishMinTasks = 1 << 20
+
+// polishPasses resolves Options.Polish for m tasks: negative asks for
+// DefaultPolish's choice.
+func polishPasses(polish, m int) int {
+	switch {
+	case polish >= 0:
+		return polish
+	case m < polishMinTasks:
+		return PolishPasses
+	}
+	return 0
+}
 
 // Revision names the version of SPAC's algorithm: it changes whenever the
 // same input and options give a different partition, so that schedules
 // cached by an older version are not taken for this one's.
-const Revision = "2026-11-25"
+const Revision = "2026-11-27"
 
 // coarsenMinEdges is the size from which the multilevel scheme applies:
 // below it METIS on the whole graph is fast anyway and the matching's small

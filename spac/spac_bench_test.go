@@ -132,7 +132,7 @@ func BenchmarkRefinePairs(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := Polish(context.Background(), in.g, in.inc, &start, capacity, DefaultPolish); err != nil {
+	if _, err := Polish(context.Background(), in.g, in.inc, &start, capacity, PolishPasses); err != nil {
 		b.Fatal(err)
 	}
 	var saved int64

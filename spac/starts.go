@@ -387,9 +387,9 @@ func improve(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p 
 	// 1,446 for the own start's, whose multilevel scheme collects as it
 	// goes).
 	reclaim()
-	if opts.Polish > 0 {
+	if passes := polishPasses(opts.Polish, g.NumEdges()); passes > 0 {
 		tell(opts, "polish")
-		if _, err := Polish(ctx, g, inc, p, opts.Cap, opts.Polish); err != nil {
+		if _, err := Polish(ctx, g, inc, p, opts.Cap, passes); err != nil {
 			return err
 		}
 	}

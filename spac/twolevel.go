@@ -92,7 +92,7 @@ func splitGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32
 		if min(share[g], len(vs)) <= 1 {
 			return nil
 		}
-		sub := induced(w, weight, vs, group, local)
+		sub := induced(metisGraph(w, weight), vs, group, local)
 		p, _, err := metis.PartGraph(sub, min(share[g], sub.NumVertices()), opts)
 		subParts[g] = p
 		return err
@@ -111,6 +111,73 @@ func splitGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32
 			}
 		}
 		offset += int32(share[g])
+	}
+	return part, nil
+}
+
+// splitInHalves partitions g into k parts by recursive bisection, the
+// first depth levels as METIS calls of their own: g is cut into two halves
+// weighing k/2 and k-k/2 parts' worth, as METIS's own recursion cuts, and
+// the halves are partitioned the same way in parallel. Below depth, or once
+// the parts are too few to split, one METIS call finishes the recursion.
+// At most one METIS call per core runs at a time: more would only share
+// the cores and the caches, with a METIS's worth of memory each.
+// opts.Method must be Recursive.
+func splitInHalves(ctx context.Context, g *metis.Graph, k, depth int, opts metis.Options) ([]int32, error) {
+	calls := make(chan struct{}, par.Workers(1<<30))
+	return splitHalves(ctx, g, k, depth, opts, calls)
+}
+
+// splitHalves is splitInHalves with calls, the tokens a METIS call takes.
+func splitHalves(ctx context.Context, g *metis.Graph, k, depth int, opts metis.Options, calls chan struct{}) ([]int32, error) {
+	metisCall := func(nparts int, opts metis.Options) ([]int32, error) {
+		calls <- struct{}{}
+		defer func() { <-calls }()
+		return runMETIS(ctx, g, nparts, opts)
+	}
+	n := g.NumVertices()
+	if depth == 0 || k < 4 || n < 2*k {
+		return metisCall(min(k, n), opts)
+	}
+	k0 := k / 2
+	cut := opts
+	cut.TargetWeights = []float32{float32(k0) / float32(k), float32(k-k0) / float32(k)}
+	half, err := metisCall(2, cut)
+	if err != nil {
+		return nil, err
+	}
+	// members[start[h]:start[h+1]] are half h's vertices, local[v] v's
+	// place among them.
+	members := matrices.CountingSort(half, 2, nil)
+	start := [3]int32{0, 0, int32(n)}
+	local := make([]int32, n)
+	for v, h := range half {
+		if h == 0 {
+			local[v] = start[1]
+			start[1]++
+		}
+	}
+	for i, v := range members[start[1]:] {
+		local[v] = int32(i)
+	}
+	share := [2]int{k0, k - k0}
+	var sub [2][]int32
+	err = par.DoCtx(ctx, 2, func(h int) error {
+		vs := members[start[h]:start[h+1]]
+		if len(vs) == 0 { // METIS left a half empty: the other takes its parts
+			return nil
+		}
+		hg := induced(g, vs, half, local)
+		p, err := splitHalves(ctx, hg, min(share[h], len(vs)), depth-1, opts, calls)
+		sub[h] = p
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	part := make([]int32, n)
+	for v, h := range half {
+		part[v] = int32(h)*int32(share[0]) + sub[h][local[v]]
 	}
 	return part, nil
 }
@@ -152,7 +219,7 @@ func shares(groupWeight []int64, total int64, k int) []int {
 
 // induced builds the subgraph of w on the vertices vs, the members of
 // their group in group, numbered by their place in vs (local).
-func induced(w *transform.WeightedGraph, weight []int32, vs []int32, group, local []int32) *metis.Graph {
+func induced(w *metis.Graph, vs []int32, group, local []int32) *metis.Graph {
 	g := group[vs[0]]
 	// The members' degrees bound the subgraph's size: allocate once.
 	entries := 0
@@ -163,7 +230,7 @@ func induced(w *transform.WeightedGraph, weight []int32, vs []int32, group, loca
 	if w.Adjwgt != nil { // else every edge weighs 1 there too
 		sub.Adjwgt = make([]int32, 0, entries)
 	}
-	if weight != nil {
+	if w.Vwgt != nil {
 		sub.Vwgt = make([]int32, len(vs))
 	}
 	for i, v := range vs {
@@ -176,8 +243,8 @@ func induced(w *transform.WeightedGraph, weight []int32, vs []int32, group, loca
 			}
 		}
 		sub.Xadj = append(sub.Xadj, int32(len(sub.Adjncy)))
-		if weight != nil {
-			sub.Vwgt[i] = weight[v]
+		if w.Vwgt != nil {
+			sub.Vwgt[i] = w.Vwgt[v]
 		}
 	}
 	return sub

@@ -2,10 +2,13 @@ package spac
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/metis"
+	"github.com/spac-gpu/spac/transform"
 )
 
 func TestShares(t *testing.T) {
@@ -77,4 +80,63 @@ func stencilGraph(t *testing.T, nx, ny int) (*matrices.Graph, *matrices.Incidenc
 		t.Fatal(err)
 	}
 	return g, inc
+}
+
+// splitInHalves gives every part its share of the weight for any k, odd
+// ones included (each cut is weighted k/2 : k-k/2), the same partition on
+// one core as on all, and a cut close to a single METIS call's.
+func TestSplitInHalves(t *testing.T) {
+	g, inc := stencilGraph(t, 60, 60)
+	w, err := transform.Contract(g, inc, transform.Walk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mg := metisGraph(w, nil)
+	n := mg.NumVertices()
+	opts := metis.Options{Method: metis.Recursive, UFactor: 1, Seed: 1}
+	for _, k := range []int{2, 3, 7, 37, 100} {
+		for _, depth := range []int{0, 1, 3} {
+			part, err := splitInHalves(context.Background(), mg, k, depth, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			weights := mg.PartWeights(part, k)
+			ideal := float64(n) / float64(k)
+			if lo, hi := slices.Min(weights), slices.Max(weights); float64(lo) < 0.97*ideal || float64(hi) > 1.03*ideal {
+				t.Errorf("k %d, depth %d: part weights %d to %d, want %.0f within 3%%", k, depth, lo, hi, ideal)
+			}
+			procs := runtime.GOMAXPROCS(1)
+			again, err := splitInHalves(context.Background(), mg, k, depth, opts)
+			runtime.GOMAXPROCS(procs)
+			if err != nil || !slices.Equal(part, again) {
+				t.Errorf("k %d, depth %d: one core gave another partition (%v)", k, depth, err)
+			}
+			_, single, err := metis.PartGraph(mg, k, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cut := edgeCut(mg, part)
+			t.Logf("k %d, depth %d: cut %d, one METIS call %d", k, depth, cut, single)
+			if float64(cut) > 1.1*float64(single) {
+				t.Errorf("k %d, depth %d: cut %d, more than 1.1 times one METIS call's %d", k, depth, cut, single)
+			}
+		}
+	}
+}
+
+// edgeCut is the weight of g's edges between parts.
+func edgeCut(g *metis.Graph, part []int32) int64 {
+	var cut int64
+	for v := 0; v+1 < len(g.Xadj); v++ {
+		for j := g.Xadj[v]; j < g.Xadj[v+1]; j++ {
+			if part[g.Adjncy[j]] != part[v] {
+				if g.Adjwgt != nil {
+					cut += int64(g.Adjwgt[j])
+				} else {
+					cut++
+				}
+			}
+		}
+	}
+	return cut / 2
 }

@@ -18,7 +18,7 @@ func TestNumericFlagsRefused(t *testing.T) {
 	partFlagCases := []flagCase{
 		{"dominant-weight", "0", "1 to 65536"}, {"dominant-weight", "70000", "1 to 65536"},
 		{"coarsen", "-1", "0 to 8"}, {"coarsen", "9", "0 to 8"},
-		{"polish", "-1", "0 to 64"}, {"polish", "65", "0 to 64"},
+		{"polish", "-2", "-1 to 64"}, {"polish", "65", "-1 to 64"},
 		{"imbalance", "NaN", "(0, 1]"}, {"imbalance", "+Inf", "(0, 1]"}, {"imbalance", "-Inf", "(0, 1]"},
 		{"imbalance", "0", "(0, 1]"}, {"imbalance", "1.5", "(0, 1]"},
 		{"tau", "0", "> 0"}, {"tau", "-2", "> 0"}, {"tau", "NaN", "> 0"}, {"tau", "-Inf", "> 0"},

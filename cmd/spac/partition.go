@@ -48,7 +48,7 @@ func (f *partFlags) register(c *cobra.Command) {
 	fl.Int32Var(&f.dominant, "dominant-weight", spac.DefaultDominantWeight, "SPAC, split formulation: weight of dominant edges, 1 to 65536")
 	fl.IntVar(&f.coarsen, "coarsen", spac.DefaultCoarsen, "SPAC, from 1M tasks: at most this many levels of heavy-edge matching in Go before METIS (it stops at about 64 tasks per part; refined on the way back; 0: METIS sees the whole graph)")
 	fl.Float64Var(&f.tau, "tau", spac.DefaultTau, "HEP: a vertex of more than tau times the mean degree is high; edges between two high vertices are streamed (HDRF), the rest grown by NE++ (+Inf: HEP is NE)")
-	fl.IntVar(&f.polish, "polish", spac.DefaultPolish, "SPAC: passes that move single edges to parts holding both endpoints, after the cap pass (0: none); each move saves a copy")
+	fl.IntVar(&f.polish, "polish", spac.DefaultPolish, "SPAC: passes that move single edges to parts holding both endpoints, after the cap pass (0: none; -1: 4 below 1M tasks, none from there, where the pair refinement after it finds the same moves); each move saves a copy")
 	fl.IntVar(&f.refine, "refine", spac.DefaultRefine, "SPAC: rounds of Fiduccia-Mattheyses exchanges between pairs of parts that share vertices, after the polish (0: none)")
 	fl.StringVar(&f.starts, "starts", "auto", "SPAC: first partitions to polish and refine, in parallel, keeping the one with the fewest copies: metis (split-and-connect), ne, hep, wvp (WVP greedy), default (row order); auto: "+strings.Join(spac.DefaultStarts, ",")+" below 1M tasks, "+strings.Join(spac.LargeStarts, ",")+" from there, and from 4M tasks, one after the other: ne where the input is scattered and its degrees skewed or even (an R-MAT or Erdos-Renyi graph), metis where its numbering has locality (a web crawl, a circuit), both where it is clustered with even degrees (a mesh) or clustered but numbered at random")
 	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%; in (0, 1]) before the cap pass makes every part fit")
@@ -91,7 +91,7 @@ func (f *partFlags) checks() error {
 	return firstErr(sizes,
 		intIn("dominant-weight", int(f.dominant), 1, 1<<16, "METIS adds the weights up in 32 bits"),
 		intIn("coarsen", f.coarsen, 0, 8, "levels of matching"),
-		intIn("polish", f.polish, 0, 64, "passes"),
+		intIn("polish", f.polish, -1, 64, "passes, or -1 for the default by size"),
 		intIn("refine", f.refine, 0, 1024, "rounds"),
 		tauIn(f.tau),
 		floatIn("imbalance", f.imbalance, 0, 1, true, "a fraction, e.g. 0.03"),

@@ -133,6 +133,9 @@ func splitHalves(ctx context.Context, g *metis.Graph, k, depth int, opts metis.O
 	metisCall := func(nparts int, opts metis.Options) ([]int32, error) {
 		calls <- struct{}{}
 		defer func() { <-calls }()
+		if err := ctx.Err(); err != nil { // cancelled while waiting: start no METIS
+			return nil, err
+		}
 		return runMETIS(ctx, g, nparts, opts)
 	}
 	n := g.NumVertices()

@@ -2,6 +2,7 @@ package spac
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"slices"
 	"testing"
@@ -139,4 +140,19 @@ func edgeCut(g *metis.Graph, part []int32) int64 {
 		}
 	}
 	return cut / 2
+}
+
+// A cancelled context stops splitInHalves with ctx.Err().
+func TestSplitInHalvesCancelled(t *testing.T) {
+	g, inc := stencilGraph(t, 30, 30)
+	w, err := transform.Contract(g, inc, transform.Walk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	opts := metis.Options{Method: metis.Recursive, UFactor: 1, Seed: 1}
+	if _, err := splitInHalves(ctx, metisGraph(w, nil), 16, 2, opts); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: error %v, want context.Canceled", err)
+	}
 }

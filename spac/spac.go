@@ -84,9 +84,9 @@ func (SPAC) Name() string { return "spac" }
 //
 // SPAC runs from several starts (Options.Starts, DefaultStarts when nil),
 // in parallel: its own split-and-connect partition and those of the
-// strongest rules of the baselines; each is polished and refined by
-// RefinePairs, and the one with the fewest copies is kept (ties: the earlier
-// start). See starts.go for why.
+// strongest rules of the baselines; each is polished (Options.Polish) and
+// refined by RefinePairs, and the one with the fewest copies is kept (ties:
+// the earlier start). See starts.go for why.
 func (SPAC) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
 	if err := ctx.Err(); err != nil {
 		return Partition{}, err

@@ -378,7 +378,8 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 	return parts[best], nil
 }
 
-// improve runs the passes that follow every start: Polish and RefinePairs.
+// improve runs the passes that follow every start: Polish (as many passes
+// as Options.Polish resolves to for the input's size) and RefinePairs.
 func improve(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, p *Partition, opts Options) error {
 	// The start's work arrays are garbage now, and the heap is large
 	// enough that the collector would not run before the passes allocate

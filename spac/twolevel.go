@@ -59,7 +59,6 @@ func inGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32, g
 func splitGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32, group []int32, groups, k int, opts metis.Options) ([]int32, error) {
 	n := w.NumVertices()
 	groupWeight := make([]int64, groups)
-	start := make([]int32, groups+1) // group sizes, then where each starts in members
 	var total int64
 	for v := 0; v < n; v++ {
 		wv := int64(1)
@@ -67,25 +66,14 @@ func splitGroups(ctx context.Context, w *transform.WeightedGraph, weight []int32
 			wv = int64(weight[v])
 		}
 		groupWeight[group[v]] += wv
-		start[group[v]+1]++
 		total += wv
 	}
 	share := shares(groupWeight, total, k)
 
-	// The group's members are members[start[g]:start[g+1]]; local[v] is
-	// v's place among its group's. Each group's subgraph is built by the
-	// worker that partitions it, so that building one overlaps METIS on
-	// another; they read w, group and local, and write their own.
-	members := matrices.CountingSort(group, groups, nil)
-	for g := 0; g < groups; g++ {
-		start[g+1] += start[g]
-	}
-	local := make([]int32, n)
-	par.Do(groups, func(g int) {
-		for i, v := range members[start[g]:start[g+1]] {
-			local[v] = int32(i)
-		}
-	})
+	// Each group's subgraph is built by the worker that partitions it, so
+	// that building one overlaps METIS on another; they read w, group and
+	// local, and write their own.
+	members, start, local := groupMembers(group, groups)
 	subParts := make([][]int32, groups)
 	err := par.DoCtx(ctx, groups, func(g int) error {
 		vs := members[start[g]:start[g+1]]
@@ -149,20 +137,7 @@ func splitHalves(ctx context.Context, g *metis.Graph, k, depth int, opts metis.O
 	if err != nil {
 		return nil, err
 	}
-	// members[start[h]:start[h+1]] are half h's vertices, local[v] v's
-	// place among them.
-	members := matrices.CountingSort(half, 2, nil)
-	start := [3]int32{0, 0, int32(n)}
-	local := make([]int32, n)
-	for v, h := range half {
-		if h == 0 {
-			local[v] = start[1]
-			start[1]++
-		}
-	}
-	for i, v := range members[start[1]:] {
-		local[v] = int32(i)
-	}
+	members, start, local := groupMembers(half, 2)
 	share := [2]int{k0, k - k0}
 	var sub [2][]int32
 	err = par.DoCtx(ctx, 2, func(h int) error {
@@ -183,6 +158,27 @@ func splitHalves(ctx context.Context, g *metis.Graph, k, depth int, opts metis.O
 		part[v] = int32(h)*int32(share[0]) + sub[h][local[v]]
 	}
 	return part, nil
+}
+
+// groupMembers lists the vertices of each of groups groups (group[v] is
+// v's): group g's are members[start[g]:start[g+1]], in increasing order,
+// and local[v] is v's place among its group's.
+func groupMembers(group []int32, groups int) (members, start, local []int32) {
+	start = make([]int32, groups+1)
+	for _, g := range group {
+		start[g+1]++
+	}
+	for g := 0; g < groups; g++ {
+		start[g+1] += start[g]
+	}
+	members = matrices.CountingSort(group, groups, nil)
+	local = make([]int32, len(group))
+	par.Do(groups, func(g int) {
+		for i, v := range members[start[g]:start[g+1]] {
+			local[v] = int32(i)
+		}
+	})
+	return members, start, local
 }
 
 // shares splits k parts among groups in proportion to their weights, at

@@ -29,7 +29,12 @@ func hugePages(s []int32) {
 // wholePages returns the bytes of the whole pages of the given size inside
 // s, or nil when s spans less than two of them.
 func wholePages(s []int32, page int) []byte {
-	return wholeBytePages(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s)), page)
+	return wholeBytePages(bytesOf(s), page)
+}
+
+// bytesOf is s's memory as bytes.
+func bytesOf(s []int32) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), 4*len(s))
 }
 
 // wholeBytePages is wholePages of a byte slice.
@@ -47,11 +52,7 @@ func wholeBytePages(b []byte, page int) []byte {
 // came to need, which was written while building and is never read again.
 // The pages stay part of the Go allocation; read again they are zero, as
 // fresh memory is, so the runtime may hand the room out again as it is.
-func release(s []int32) {
-	if b := wholePages(s, 4<<10); b != nil {
-		_ = syscall.Madvise(b, syscall.MADV_DONTNEED) // advice only
-	}
-}
+func release(s []int32) { releaseBytes(bytesOf(s)) }
 
 // releaseBytes is release for a byte slice (a packed chunk decoded).
 func releaseBytes(s []byte) {

@@ -2,6 +2,7 @@ package transform
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -162,5 +163,111 @@ func BenchmarkRefine(b *testing.B) {
 	for b.Loop() {
 		copy(part, start)
 		Refine(w, nil, part, k, 1100, 4)
+	}
+}
+
+// refineOracle is Refine as its comment describes it, one step after the
+// other: each pass finds every queued vertex's proposal against the
+// partition as the pass found it, then checks and makes the moves in
+// index order, walking each vertex's neighbours again.
+func refineOracle(w *WeightedGraph, weight []int32, part []int32, k int, maxLoad int64, passes int) int {
+	n := w.NumVertices()
+	load := make([]int64, k)
+	for v := range part {
+		load[part[v]] += int64(vertexWeight(weight, int32(v)))
+	}
+	var queue []int32
+	for v := int32(0); v < int32(n); v++ {
+		for _, u := range w.Adjncy[w.Xadj[v]:w.Xadj[v+1]] {
+			if part[u] != part[v] {
+				queue = append(queue, v)
+				break
+			}
+		}
+	}
+	queued := make([]int, n)
+	f := newMoveFinder(k)
+	moves := 0
+	for pass := 1; pass <= passes && len(queue) > 0; pass++ {
+		var proposed []int32
+		for _, v := range queue {
+			f.gather(w, part, v)
+			if _, ok, waiting := f.choose(part[v], int64(vertexWeight(weight, v)), load, maxLoad); ok {
+				proposed = append(proposed, v)
+			} else if waiting {
+				queued[v] = pass
+			}
+			f.reset()
+		}
+		for _, v := range proposed {
+			f.gather(w, part, v)
+			b, ok, waiting := f.choose(part[v], int64(vertexWeight(weight, v)), load, maxLoad)
+			f.reset()
+			if !ok {
+				if waiting {
+					queued[v] = pass
+				}
+				continue
+			}
+			wv := int64(vertexWeight(weight, v))
+			load[part[v]] -= wv
+			load[b] += wv
+			part[v] = b
+			moves++
+			queued[v] = pass
+			for _, u := range w.Adjncy[w.Xadj[v]:w.Xadj[v+1]] {
+				queued[u] = pass
+			}
+		}
+		queue = queue[:0]
+		for v := range queued {
+			if queued[v] == pass {
+				queue = append(queue, int32(v))
+			}
+		}
+	}
+	return moves
+}
+
+// Refine makes the oracle's moves, whatever the core count, over enough
+// passes for its one-byte pass marks to wrap (vertices held back by the
+// loads alone stay queued pass after pass).
+func TestRefineMatchesOracle(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	procs := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(procs)
+	for trial := 0; trial < 60; trial++ {
+		g, inc := randomGraph(r)
+		w, err := Contract(g, inc, Cycle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := w.NumVertices()
+		k := 1 + r.IntN(5)
+		start := make([]int32, n)
+		for i := range start {
+			start[i] = int32(r.IntN(k))
+		}
+		var weight []int32
+		if trial%2 == 1 {
+			weight = make([]int32, n)
+			for i := range weight {
+				weight[i] = 1 + int32(r.IntN(4))
+			}
+		}
+		maxLoad := int64((n+k-1)/k) + int64(r.IntN(3))
+		passes := 1 + r.IntN(4)
+		if trial%3 == 0 {
+			passes = 300
+		}
+		want := slices.Clone(start)
+		wantMoves := refineOracle(w, weight, want, k, maxLoad, passes)
+		for _, p := range []int{1, 4} {
+			runtime.GOMAXPROCS(p)
+			got := slices.Clone(start)
+			if moves := Refine(w, weight, got, k, maxLoad, passes); moves != wantMoves || !slices.Equal(got, want) {
+				t.Fatalf("trial %d, %d cores, %d passes: %d moves, want %d; parts equal: %v", trial, p, passes, moves, wantMoves, slices.Equal(got, want))
+			}
+		}
 	}
 }

@@ -410,15 +410,15 @@ func (s *pairSearch) build(ea, eb []slotEdge) {
 		for i := r[0]; i < r[1]; i++ {
 			u, v := eu[i], ev[i]
 			cnt[u]++
-			off[u+1]++
 			if v != u {
 				cnt[v]++
-				off[v+1]++
 			}
 		}
 	}
+	// A vertex's edges in the pair are its edges on either side.
+	c0, c1 := s.cnt[0][:nv], s.cnt[1][:nv]
 	for w := 0; w < nv; w++ {
-		off[w+1] += off[w]
+		off[w+1] = off[w] + c0[w] + c1[w]
 	}
 	s.inc = resize(s.inc, int(off[nv]))
 	inc := s.inc

@@ -136,3 +136,46 @@ func TestDrainLargeChunks(t *testing.T) {
 		}
 	}
 }
+
+// packLevels are the graphs the pack benchmarks pack: the cant stand-in's
+// contracted graph (4M vertices, no weights) and its first coarse level
+// (edge and vertex weights), as the multilevel scheme packs them.
+func packLevels(b *testing.B) map[string]struct {
+	w      *WeightedGraph
+	weight []int32
+} {
+	w := cantContracted(b, 1)
+	lv, err := new(Coarsener).Coarsen(w, nil, 1<<20, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return map[string]struct {
+		w      *WeightedGraph
+		weight []int32
+	}{"finest": {w, nil}, "coarse": {lv.Graph, lv.Weight}}
+}
+
+func BenchmarkPack(b *testing.B) {
+	for _, name := range []string{"finest", "coarse"} {
+		g := packLevels(b)[name]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(4 * int64(len(g.w.Adjncy)))
+			for b.Loop() {
+				Pack(g.w, g.weight)
+			}
+		})
+	}
+}
+
+func BenchmarkUnpack(b *testing.B) {
+	for _, name := range []string{"finest", "coarse"} {
+		g := packLevels(b)[name]
+		p := Pack(g.w, g.weight)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(4 * int64(len(g.w.Adjncy)))
+			for b.Loop() {
+				p.Unpack()
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package transform
 import (
 	"fmt"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/spac-gpu/spac/internal/par"
 )
@@ -229,6 +230,15 @@ func closeGaps(xadj, adj, wgt []int32, chunks int, firstRow, firstSlot func(c in
 	}
 	release(wgt[entries:cap(wgt)])
 	return adj[:entries:entries], wgt[:entries:entries]
+}
+
+// bigUint16s is bigInt32s for uint16s.
+func bigUint16s(n int) []uint16 {
+	s := bigInt32s((n + 1) / 2)
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(s))), n)
 }
 
 // bigInt32s is make([]int32, n) for the big arrays of the graphs this

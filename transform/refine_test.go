@@ -264,9 +264,19 @@ func TestRefineMatchesOracle(t *testing.T) {
 		wantMoves := refineOracle(w, weight, want, k, maxLoad, passes)
 		for _, p := range []int{1, 4} {
 			runtime.GOMAXPROCS(p)
-			got := slices.Clone(start)
-			if moves := Refine(w, weight, got, k, maxLoad, passes); moves != wantMoves || !slices.Equal(got, want) {
-				t.Fatalf("trial %d, %d cores, %d passes: %d moves, want %d; parts equal: %v", trial, p, passes, moves, wantMoves, slices.Equal(got, want))
+			// Refine's copy holds the parts in 16 bits here (k <= 2^16);
+			// the 32-bit copy of more parts is run as well.
+			for _, wide := range []bool{false, true} {
+				got := slices.Clone(start)
+				var moves int
+				if wide {
+					moves = refine(w, weight, got, make([]int32, n), k, maxLoad, passes)
+				} else {
+					moves = Refine(w, weight, got, k, maxLoad, passes)
+				}
+				if moves != wantMoves || !slices.Equal(got, want) {
+					t.Fatalf("trial %d, %d cores, %d passes, 32-bit copy %v: %d moves, want %d; parts equal: %v", trial, p, passes, wide, moves, wantMoves, slices.Equal(got, want))
+				}
 			}
 		}
 	}

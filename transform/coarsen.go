@@ -23,6 +23,10 @@ type Level struct {
 // the pairs lost across their borders are negligible.
 const coarsenChunks = 8
 
+// shortRow is the most entries a pair of vertices may have for its coarse
+// row to be searched, not looked up in pos, while it is built.
+const shortRow = 16
+
 // Coarsener coarsens graphs level after level and keeps its scratch from
 // one level to the next (a level's fits in the last one's). Scratch freed
 // at every level would leave holes in the heap; a big array laid partly
@@ -126,17 +130,35 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 			}
 			cv := cmap[v]
 			start := at
+			// A short row is searched for each coarse neighbour instead
+			// of looking it up in pos, a cache miss per entry on a large
+			// graph; pos is not written then, and what it holds from
+			// earlier rows lies before start.
+			short := w.Xadj[v+1] - w.Xadj[v]
+			if u != v {
+				short += w.Xadj[u+1] - w.Xadj[u]
+			}
 			for _, x := range [2]int32{v, u} {
 				for i := w.Xadj[x]; i < w.Xadj[x+1]; i++ {
 					cu := cmap[w.Adjncy[i]]
 					if cu == cv {
 						continue
 					}
-					if p := pos[cu]; p >= start {
+					if short <= shortRow {
+						j := start
+						for j < at && adj[j] != cu {
+							j++
+						}
+						if j < at {
+							adjw[j] += w.EdgeWeight(i)
+							continue
+						}
+					} else if p := pos[cu]; p >= start {
 						adjw[p] += w.EdgeWeight(i)
 						continue
+					} else {
+						pos[cu] = at
 					}
-					pos[cu] = at
 					adj[at], adjw[at] = cu, w.EdgeWeight(i)
 					at++
 				}

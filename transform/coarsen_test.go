@@ -99,6 +99,24 @@ func BenchmarkCoarsen(b *testing.B) {
 	}
 }
 
+// BenchmarkContract: the cant stand-in's SpMV locality graph (4M tasks)
+// contracted in walk order.
+func BenchmarkContract(b *testing.B) {
+	m, err := matrices.Preset("cant", 1, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, inc, err := matrices.BuildLocality(m, matrices.ModelSpMV)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Contract(g, inc, Walk); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // cantContracted builds the cant preset at scale, its SpMV locality graph
 // and the walk-ordered contraction of that graph.
 func cantContracted(tb testing.TB, scale float64) *WeightedGraph {

@@ -219,6 +219,20 @@ func Contract(g *matrices.Graph, inc *matrices.Incidence, order Order) (*Weighte
 	}
 	chain := paths(g, inc, order)
 	slot := bigInt32s(4 * m)
+	if g.Model == matrices.ModelSpMV {
+		// The smaller endpoint is the row, and there are no self-loops:
+		// the vertex alone says which pair of slots is its, without
+		// reading the edge's endpoints, two cache misses a column's edge.
+		rows := g.NumRowVertices
+		forEachChained(inc, chain, order, func(v int, e, a, b int32) {
+			s := 4 * e
+			if v >= rows {
+				s += 2
+			}
+			slot[s], slot[s+1] = a, b
+		})
+		return compact(m, 4, slot, nil)
+	}
 	forEachChained(inc, chain, order, func(v int, e, a, b int32) {
 		s := 4 * e
 		switch x, y := g.U[e], g.V[e]; {

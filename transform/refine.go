@@ -30,9 +30,10 @@ import "github.com/spac-gpu/spac/internal/par"
 // is checked as soon as it and those before it are found. The search reads
 // a copy of the partition and the loads as the pass found them, which the
 // checks bring up to date at the end of the pass, so the result does not
-// depend on how far the search has run ahead (the copy costs 4 bytes per
-// vertex; the marks below take 1 instead of 4). On the circuit5M stand-in
-// the checks were 3.4 s of the way up's 23 s with a core idle.
+// depend on how far the search has run ahead (the copy costs 2 bytes per
+// vertex where the parts fit 16 bits, 4 otherwise; the pass marks take 1
+// instead of 4). On the circuit5M stand-in the checks were 3.4 s of the way
+// up's 23 s with a core idle.
 func Refine(w *WeightedGraph, weight []int32, part []int32, k int, maxLoad int64, passes int) int {
 	if k <= 1<<16 {
 		return refine(w, weight, part, bigUint16s(len(part)), k, maxLoad, passes)

@@ -134,17 +134,18 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 			// of looking it up in pos, a cache miss per entry on a large
 			// graph; pos is not written then, and what it holds from
 			// earlier rows lies before start.
-			short := w.Xadj[v+1] - w.Xadj[v]
+			entries := w.Xadj[v+1] - w.Xadj[v]
 			if u != v {
-				short += w.Xadj[u+1] - w.Xadj[u]
+				entries += w.Xadj[u+1] - w.Xadj[u]
 			}
+			search := entries <= shortRow
 			for _, x := range [2]int32{v, u} {
 				for i := w.Xadj[x]; i < w.Xadj[x+1]; i++ {
 					cu := cmap[w.Adjncy[i]]
 					if cu == cv {
 						continue
 					}
-					if short <= shortRow {
+					if search {
 						j := start
 						for j < at && adj[j] != cu {
 							j++

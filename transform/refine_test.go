@@ -12,27 +12,10 @@ import (
 func TestRefineProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := 0; trial < 200; trial++ {
-		g, inc := randomGraph(r)
-		w, err := Contract(g, inc, Cycle)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := w.NumVertices()
-		k := 1 + r.IntN(5)
-		part := make([]int32, n)
-		for i := range part {
-			part[i] = int32(r.IntN(k))
-		}
 		// Half the trials weigh the vertices, as on coarse levels.
-		var weight []int32
-		wt := func(v int) int64 { return 1 }
-		if trial%2 == 1 {
-			weight = make([]int32, n)
-			for i := range weight {
-				weight[i] = 1 + int32(r.IntN(4))
-			}
-			wt = func(v int) int64 { return int64(weight[v]) }
-		}
+		w, k, part, weight := refineCase(t, r, trial%2 == 1)
+		n := w.NumVertices()
+		wt := func(v int) int64 { return int64(vertexWeight(weight, int32(v))) }
 		maxLoad := int64((n + k - 1) / k * 2)
 		before := cut(w, part)
 		overfull := map[int32]bool{}
@@ -62,6 +45,31 @@ func TestRefineProperties(t *testing.T) {
 			}
 		}
 	}
+}
+
+// refineCase draws a random graph's contraction, a part count k of 1 to 5,
+// a random partition into k parts and, when weighted, vertex weights of 1
+// to 4 (nil otherwise).
+func refineCase(t *testing.T, r *rand.Rand, weighted bool) (w *WeightedGraph, k int, part, weight []int32) {
+	t.Helper()
+	g, inc := randomGraph(r)
+	w, err := Contract(g, inc, Cycle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := w.NumVertices()
+	k = 1 + r.IntN(5)
+	part = make([]int32, n)
+	for i := range part {
+		part[i] = int32(r.IntN(k))
+	}
+	if weighted {
+		weight = make([]int32, n)
+		for i := range weight {
+			weight[i] = 1 + int32(r.IntN(4))
+		}
+	}
+	return w, k, part, weight
 }
 
 // A path 0-1-2-3-4-5 split 0,1,2 | 3,4,5 except vertex 2 put on the wrong
@@ -237,24 +245,8 @@ func TestRefineMatchesOracle(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(procs)
 	for trial := 0; trial < 60; trial++ {
-		g, inc := randomGraph(r)
-		w, err := Contract(g, inc, Cycle)
-		if err != nil {
-			t.Fatal(err)
-		}
+		w, k, start, weight := refineCase(t, r, trial%2 == 1)
 		n := w.NumVertices()
-		k := 1 + r.IntN(5)
-		start := make([]int32, n)
-		for i := range start {
-			start[i] = int32(r.IntN(k))
-		}
-		var weight []int32
-		if trial%2 == 1 {
-			weight = make([]int32, n)
-			for i := range weight {
-				weight[i] = 1 + int32(r.IntN(4))
-			}
-		}
 		maxLoad := int64((n+k-1)/k) + int64(r.IntN(3))
 		passes := 1 + r.IntN(4)
 		if trial%3 == 0 {

@@ -3,6 +3,7 @@ package spmv
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -289,4 +290,54 @@ func (d *D16) FormatBytes(p Precision) int64 {
 	slots := int64(d.Blocks) * int64(d.BlockSize)
 	wide := int64(d.wideBlocks) * int64(d.BlockSize)
 	return slots*int64(p.Bytes()+2) + wide + slots/d16Slots + int64(len(d.Esc))*4 + int64(len(d.Meta))*4 + int64(len(d.ZeroRows))*4
+}
+
+// HotColumns returns m with its columns renumbered hottest first, for
+// csr-d16-hot, and the old column of each new one (from). The columns are
+// grouped by degree, a group per power of two and the highest first, and
+// keep their order within a group; columns without entries are left out
+// (from has one entry per column in use). On a power-law matrix gathered
+// in its own order, x's hot entries lie scattered among cold ones, so a
+// cached sector of x holds one useful entry; numbered together, the hot
+// entries share sectors, and the few thousand that most entries read
+// stay in each SM's L1 (R-MAT at scale 23: the 56k highest-degree columns,
+// 220 KB of fp32, are read by 53% of the entries). The groups keep a
+// matrix of even degrees (a mesh) in its order. The renumbered matrix
+// shares m's RowPtr and Val.
+func HotColumns(m *Matrix) (hot *Matrix, from []int32) {
+	deg := make([]int32, m.NCols)
+	for _, c := range m.Col {
+		deg[c]++
+	}
+	// Group g (1 to 32: the degree's bit length) comes (32-g)-th from the
+	// highest. start[i+1] counts group i's columns; after the prefix sum
+	// start[i] is the first number of group i.
+	group := func(d int32) int { return bits.Len32(uint32(d)) }
+	var start [34]int32
+	for _, d := range deg {
+		if d > 0 {
+			start[32-group(d)+1]++
+		}
+	}
+	for g := 1; g < len(start); g++ {
+		start[g] += start[g-1]
+	}
+	renumber := deg // each column's new number, over its degree once read
+	from = make([]int32, start[len(start)-1])
+	for c, d := range deg {
+		if d == 0 {
+			renumber[c] = -1
+			continue
+		}
+		at := &start[32-group(d)]
+		from[*at] = int32(c)
+		renumber[c] = *at
+		*at++
+	}
+	hot = &Matrix{Name: m.Name, NRows: m.NRows, NCols: len(from), RowPtr: m.RowPtr, Col: make([]int32, len(m.Col)), Val: m.Val,
+		MaxRowNNZ: m.MaxRowNNZ, Duplicates: m.Duplicates}
+	for e, c := range m.Col {
+		hot.Col[e] = renumber[c]
+	}
+	return hot, from
 }

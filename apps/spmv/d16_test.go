@@ -3,6 +3,7 @@ package spmv
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -324,5 +325,82 @@ func TestD16Layout(t *testing.T) {
 	}
 	if seen[true] == 0 || seen[false] == 0 {
 		t.Errorf("layouts seen: %v, want both", seen)
+	}
+}
+
+// TestHotColumns: from lists every column with entries once, in groups of
+// degree (a power of two each) from the highest, in their order within a
+// group; the renumbered matrix times x gathered through from is m times x,
+// to the bit (the entries keep their order); a matrix of equal degrees
+// keeps its order.
+func TestHotColumns(t *testing.T) {
+	for _, tc := range testCases() {
+		m, err := NewMatrix(tc.coo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hot, from := HotColumns(m)
+		deg := make([]int, m.NCols)
+		for _, c := range m.Col {
+			deg[c]++
+		}
+		used := 0
+		for _, d := range deg {
+			if d > 0 {
+				used++
+			}
+		}
+		if len(from) != used || hot.NCols != used {
+			t.Fatalf("%s: %d columns in from (%d in the matrix), want the %d in use", tc.name, len(from), hot.NCols, used)
+		}
+		seen := make([]bool, m.NCols)
+		for j, c := range from {
+			if deg[c] == 0 || seen[c] {
+				t.Fatalf("%s: from[%d] = %d, a column without entries or seen before", tc.name, j, c)
+			}
+			seen[c] = true
+			if j > 0 {
+				g, prev := bits.Len(uint(deg[c])), bits.Len(uint(deg[from[j-1]]))
+				if g > prev || (g == prev && c < from[j-1]) {
+					t.Fatalf("%s: column %d (degree %d) after column %d (degree %d)", tc.name, c, deg[c], from[j-1], deg[from[j-1]])
+				}
+			}
+		}
+		x := randomXFor(m.NCols, 3)
+		xp := make([]float64, len(from))
+		for j, c := range from {
+			xp[j] = x[c]
+		}
+		for r := range m.NRows {
+			var want, got float64
+			for e := m.RowPtr[r]; e < m.RowPtr[r+1]; e++ {
+				want += m.Val[e] * x[m.Col[e]]
+				got += hot.Val[e] * xp[hot.Col[e]]
+			}
+			if got != want {
+				t.Fatalf("%s row %d: %v through the hot columns, %v directly", tc.name, r, got, want)
+			}
+		}
+	}
+	// A band of half-width 2: columns 1 to 98 have degree 4 or 5 (one
+	// group, in their order), the two ends degree 3.
+	var coo matrices.COO
+	coo.NRows, coo.NCols = 100, 100
+	for i := range 100 {
+		for j := max(0, i-2); j <= min(99, i+2); j++ {
+			coo.Row, coo.Col, coo.Val = append(coo.Row, int32(i)), append(coo.Col, int32(j)), append(coo.Val, 1)
+		}
+	}
+	m, err := NewMatrix(&coo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, from := HotColumns(m)
+	want := make([]int32, 0, 100)
+	for c := int32(1); c <= 98; c++ {
+		want = append(want, c)
+	}
+	if want = append(want, 0, 99); !slices.Equal(from, want) {
+		t.Errorf("band: columns in the order %v, want %v", from, want)
 	}
 }

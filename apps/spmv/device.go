@@ -326,6 +326,8 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		err = add(launch(k.entryBase(), op.Blocks, blockSize, 0, gpu.Int(m.NNZ()), row, col, val, x, y))
 	case CSRD16:
 		err = s.d16Op(op, blockSize)
+	case CSRD16Hot:
+		err = s.d16HotOp(op, blockSize)
 	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF:
 		a := sched.a
 		if k.IsSeg() && a.Desc == nil {
@@ -382,10 +384,25 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 	return op, nil
 }
 
-// d16Op builds csr-d16's format for blockSize slots a block, uploads it
-// into op's own buffers (freed again if a step fails) and adds the steps.
-func (s *SpMV) d16Op(op *Op, blockSize int) (err error) {
+// d16Op builds csr-d16's format for blockSize slots a block and adds it
+// to op.
+func (s *SpMV) d16Op(op *Op, blockSize int) error {
 	d, err := NewD16(s.m, blockSize)
+	if err != nil {
+		return err
+	}
+	if err := s.addD16(op, d, s.x); err != nil {
+		freeAll(op.bufs)
+		return err
+	}
+	return nil
+}
+
+// d16HotOp builds csr-d16-hot: x gathered into its hottest-first copy,
+// then csr-d16 on the matrix with its columns renumbered so.
+func (s *SpMV) d16HotOp(op *Op, blockSize int) (err error) {
+	hot, from := HotColumns(s.m)
+	d, err := NewD16(hot, blockSize)
 	if err != nil {
 		return err
 	}
@@ -394,6 +411,31 @@ func (s *SpMV) d16Op(op *Op, blockSize int) (err error) {
 			freeAll(op.bufs)
 		}
 	}()
+	var fromBuf, xp *gpu.Buffer
+	send(&err, &fromBuf, s.d, nil, from, "csr-d16-hot column order")
+	if err == nil {
+		xp, err = s.d.Alloc(int64(len(from)*s.p.Bytes()), "csr-d16-hot x")
+	}
+	op.bufs = append(op.bufs, fromBuf, xp)
+	if err != nil {
+		return err
+	}
+	n := len(from)
+	l, err := s.mod.Launch(entryName("gather_x", s.p), max(1, (n+255)/256), 256, 0, gpu.Int(n), gpu.Ptr(fromBuf), gpu.Ptr(s.x), gpu.Ptr(xp))
+	if err != nil {
+		return err
+	}
+	op.steps = append(op.steps, l.Run)
+	if err = s.addD16(op, d, xp); err != nil {
+		return err
+	}
+	op.FormatBytes += 4 * int64(n)
+	return nil
+}
+
+// addD16 uploads d into op's own buffers and adds its steps: the rows
+// that cross blocks cleared, then the kernel, gathering from x.
+func (s *SpMV) addD16(op *Op, d *D16, x *gpu.Buffer) (err error) {
 	var meta, val, off, high, starts, esc, zero *gpu.Buffer
 	send(&err, &meta, s.d, nil, d.Meta, "csr-d16 block data")
 	if err == nil {
@@ -411,14 +453,14 @@ func (s *SpMV) d16Op(op *Op, blockSize int) (err error) {
 	if err = s.clearRows(op, len(d.ZeroRows), zero); err != nil {
 		return err
 	}
-	op.Blocks, op.Threads = d.Blocks, blockSize/d16Slots
+	op.Blocks, op.Threads = d.Blocks, d.BlockSize/d16Slots
 	op.FormatBytes = d.FormatBytes(s.p)
 	entry := CSRD16.entryBase()
 	if d.wideBlocks > 0 {
 		entry += "_wide" // a matrix of mostly wide blocks
 	}
 	l, err := s.mod.Launch(entryName(entry, s.p), d.Blocks, op.Threads, 0,
-		gpu.Ptr(meta), gpu.Ptr(val), gpu.Ptr(off), gpu.Ptr(high), gpu.Ptr(starts), gpu.Ptr(esc), gpu.Ptr(s.x), gpu.Ptr(s.y))
+		gpu.Ptr(meta), gpu.Ptr(val), gpu.Ptr(off), gpu.Ptr(high), gpu.Ptr(starts), gpu.Ptr(esc), gpu.Ptr(x), gpu.Ptr(s.y))
 	if err != nil {
 		return err
 	}

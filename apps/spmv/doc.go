@@ -34,6 +34,13 @@
 //     wide form). Its
 //     locality is the matrix's order; on a matrix numbered part by part
 //     (spac reorder, --renumber spac) that is SPAC's.
+//   - csr-d16-hot: csr-d16 on the matrix with its columns numbered hottest
+//     first (HotColumns: groups of degree, a power of two each, the
+//     highest first, in their order within a group), x gathered into that
+//     order by one more launch each product. For a power-law matrix whose
+//     order has no locality (R-MAT as generated): there its gathers are
+//     bound by the L2's throughput of scattered sectors, and numbered
+//     together the hot entries of x share sectors and stay in the L1.
 //   - spac-smem: the SPAC schedule (package schedule), a thread per task:
 //     block b runs part b; it stages its unique x in shared memory,
 //     accumulates its rows in shared memory (a thread's run of equal rows,

@@ -251,9 +251,18 @@ func TestEveryKernelIsLoaded(t *testing.T) {
 		if k.IsCuSPARSE() {
 			continue
 		}
+		bases := []string{k.entryBase()}
+		switch k {
+		case CSRD16: // the narrow and the wide form
+			bases = []string{"csr_d16", "csr_d16_wide"}
+		case CSRD16Hot: // x gathered into its order, then csr-d16
+			bases = []string{"gather_x", "csr_d16", "csr_d16_wide"}
+		}
 		for _, p := range []Precision{FP32, FP64} {
-			if name := entryName(k.entryBase(), p); !slices.Contains(Module.Entries, name) {
-				t.Errorf("%s %s launches %s, which the module does not load", k, p, name)
+			for _, base := range bases {
+				if name := entryName(base, p); !slices.Contains(Module.Entries, name) {
+					t.Errorf("%s %s launches %s, which the module does not load", k, p, name)
+				}
 			}
 		}
 	}

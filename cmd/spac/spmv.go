@@ -78,7 +78,9 @@ entries eight a thread, each column a 16-bit offset from its block's,
 rows from a bit per entry: a quarter fewer bytes than CSR where the order
 keeps a block's columns close, as SPAC's order does, and 24-bit columns
 in the scattered blocks of a matrix whose blocks mostly are; block sizes
-256, 512, 768, 1024),
+256, 512, 768, 1024), csr-d16-hot (csr-d16 with the columns numbered by
+degree, the highest first, and x gathered into that order each product:
+for power-law matrices without locality, such as R-MAT),
 spac-smem (the SPAC
 schedule, x and y in shared memory), spac-ldg (x through the read-only
 cache, y in shared memory), spac-smem-x4 and spac-ldg-x4 (four tasks per

@@ -59,6 +59,14 @@ __device__ __forceinline__ void zero_rows(int n, const int* __restrict__ rows, T
     if (i < n) y[rows[i]] = T(0);
 }
 
+// csr-d16-hot's copy of x in its column order: xp[j] = x[from[j]].
+template <typename T>
+__device__ __forceinline__ void gather_x(int n, const int* __restrict__ from, const T* __restrict__ x,
+                                         T* __restrict__ xp) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) xp[i] = __ldg(&x[__ldg(&from[i])]);
+}
+
 // Loads of K consecutive slots (K = 1 or 4), 16 bytes wide where they can
 // be: slot offsets are multiples of K and device arrays 256-byte aligned.
 template <int K>
@@ -773,6 +781,10 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
     }                                                                                                                \
     extern "C" __global__ void __launch_bounds__(1024) spmv_zero_rows_##SUFFIX(int n, const int* rows, T* y) {       \
         zero_rows<T>(n, rows, y);                                                                                    \
+    }                                                                                                                \
+    extern "C" __global__ void __launch_bounds__(256)                                                                \
+        spmv_gather_x_##SUFFIX(int n, const int* from, const T* x, T* xp) {                                          \
+        gather_x<T>(n, from, x, xp);                                                                                 \
     }                                                                                                                \
     extern "C" __global__ void __launch_bounds__(128)                                                                \
         spmv_csr_d16_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta, const unsigned char* high,  \

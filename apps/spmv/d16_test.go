@@ -404,3 +404,80 @@ func TestHotColumns(t *testing.T) {
 		t.Errorf("band: columns in the order %v, want %v", from, want)
 	}
 }
+
+// TestRCMOrdered: perm is a permutation; the renumbered matrix's product
+// with x gathered through perm, scattered back through it, is m's; each
+// row's entries are sorted by column; and a band numbered at random comes
+// back a band.
+func TestRCMOrdered(t *testing.T) {
+	for _, tc := range testCases() {
+		m, err := NewMatrix(tc.coo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.NRows != m.NCols {
+			continue
+		}
+		rcm, perm := RCMOrdered(m)
+		seen := make([]bool, m.NRows)
+		for _, old := range perm {
+			if seen[old] {
+				t.Fatalf("%s: row %d twice in the order", tc.name, old)
+			}
+			seen[old] = true
+		}
+		if len(perm) != m.NRows || rcm.NNZ() != m.NNZ() {
+			t.Fatalf("%s: %d rows ordered of %d, %d entries of %d", tc.name, len(perm), m.NRows, rcm.NNZ(), m.NNZ())
+		}
+		x := randomXFor(m.NCols, 11)
+		ref, abs, err := m.Reference(x, FP64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := make([]float64, m.NRows)
+		for i, old := range perm {
+			row := rcm.Col[rcm.RowPtr[i]:rcm.RowPtr[i+1]]
+			if !slices.IsSorted(row) {
+				t.Fatalf("%s: renumbered row %d not sorted: %v", tc.name, i, row)
+			}
+			for e := rcm.RowPtr[i]; e < rcm.RowPtr[i+1]; e++ {
+				y[old] += rcm.Val[e] * x[perm[rcm.Col[e]]]
+			}
+		}
+		if err := MaxRelError(y, ref, abs); !(err <= Tolerance(FP64)) {
+			t.Errorf("%s: the renumbered product is off by %.3g", tc.name, err)
+		}
+	}
+	// A band of half-width 3 on 2000 rows, numbered at random.
+	const n = 2000
+	r := rand.New(rand.NewPCG(7, 7))
+	shuffle := r.Perm(n)
+	var coo matrices.COO
+	coo.NRows, coo.NCols = n, n
+	for i := range n {
+		for j := max(0, i-3); j <= min(n-1, i+3); j++ {
+			coo.Row, coo.Col, coo.Val = append(coo.Row, int32(shuffle[i])), append(coo.Col, int32(shuffle[j])), append(coo.Val, 1)
+		}
+	}
+	m, err := NewMatrix(&coo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rcm, _ := RCMOrdered(m)
+	width := 0
+	for i := range n {
+		for _, c := range rcm.Col[rcm.RowPtr[i]:rcm.RowPtr[i+1]] {
+			width = max(width, absInt(i-int(c)))
+		}
+	}
+	if width > 6 {
+		t.Errorf("the shuffled band renumbered has half-width %d, want at most 6", width)
+	}
+}
+
+func absInt(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -328,6 +328,8 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		err = s.d16Op(op, blockSize)
 	case CSRD16Hot:
 		err = s.d16HotOp(op, blockSize)
+	case CSRD16RCM:
+		err = s.d16RCMOp(op, blockSize)
 	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF:
 		a := sched.a
 		if k.IsSeg() && a.Desc == nil {
@@ -391,7 +393,7 @@ func (s *SpMV) d16Op(op *Op, blockSize int) error {
 	if err != nil {
 		return err
 	}
-	if err := s.addD16(op, d, s.x); err != nil {
+	if err := s.addD16(op, d, s.x, s.y); err != nil {
 		freeAll(op.bufs)
 		return err
 	}
@@ -400,42 +402,78 @@ func (s *SpMV) d16Op(op *Op, blockSize int) error {
 
 // d16HotOp builds csr-d16-hot: x gathered into its hottest-first copy,
 // then csr-d16 on the matrix with its columns renumbered so.
-func (s *SpMV) d16HotOp(op *Op, blockSize int) (err error) {
+func (s *SpMV) d16HotOp(op *Op, blockSize int) error {
 	hot, from := HotColumns(s.m)
 	d, err := NewD16(hot, blockSize)
 	if err != nil {
 		return err
 	}
+	return s.addD16Ordered(op, d, from, false, "csr-d16-hot")
+}
+
+// d16RCMOp builds csr-d16-rcm: x gathered into the reverse Cuthill-McKee
+// order, csr-d16 on the matrix renumbered so into a y of its own, and
+// that y scattered back into the user's order.
+func (s *SpMV) d16RCMOp(op *Op, blockSize int) error {
+	if s.m.NRows != s.m.NCols {
+		return fmt.Errorf("%w: csr-d16-rcm renumbers rows and columns alike, and the matrix is %d x %d", ErrUnsupported, s.m.NRows, s.m.NCols)
+	}
+	rcm, perm := RCMOrdered(s.m)
+	d, err := NewD16(rcm, blockSize)
+	if err != nil {
+		return err
+	}
+	return s.addD16Ordered(op, d, perm, true, "csr-d16-rcm")
+}
+
+// addD16Ordered adds the steps of d, a csr-d16 format of the matrix whose
+// column j is the user's column from[j]: x gathered into that order, d's
+// kernel, and, where rows too are renumbered so (scatter), its y scattered
+// back into the user's order. The op's buffers are freed if a step fails.
+func (s *SpMV) addD16Ordered(op *Op, d *D16, from []int32, scatter bool, name string) (err error) {
 	defer func() {
 		if err != nil {
 			freeAll(op.bufs)
 		}
 	}()
+	n := len(from)
 	var fromBuf, xp *gpu.Buffer
-	send(&err, &fromBuf, s.d, nil, from, "csr-d16-hot column order")
+	yp := s.y
+	send(&err, &fromBuf, s.d, nil, from, name+" order")
 	if err == nil {
-		xp, err = s.d.Alloc(int64(len(from)*s.p.Bytes()), "csr-d16-hot x")
+		xp, err = s.d.Alloc(int64(n*s.p.Bytes()), name+" x")
 	}
 	op.bufs = append(op.bufs, fromBuf, xp)
+	if err == nil && scatter {
+		yp, err = s.d.Alloc(int64(n*s.p.Bytes()), name+" y")
+		op.bufs = append(op.bufs, yp)
+	}
 	if err != nil {
 		return err
 	}
-	n := len(from)
-	l, err := s.mod.Launch(entryName("gather_x", s.p), max(1, (n+255)/256), 256, 0, gpu.Int(n), gpu.Ptr(fromBuf), gpu.Ptr(s.x), gpu.Ptr(xp))
+	grid := max(1, (n+255)/256)
+	gather, err := s.mod.Launch(entryName("gather_x", s.p), grid, 256, 0, gpu.Int(n), gpu.Ptr(fromBuf), gpu.Ptr(s.x), gpu.Ptr(xp))
 	if err != nil {
 		return err
 	}
-	op.steps = append(op.steps, l.Run)
-	if err = s.addD16(op, d, xp); err != nil {
+	op.steps = append(op.steps, gather.Run)
+	if err = s.addD16(op, d, xp, yp); err != nil {
 		return err
+	}
+	if scatter {
+		l, err := s.mod.Launch(entryName("scatter_y", s.p), grid, 256, 0, gpu.Int(n), gpu.Ptr(fromBuf), gpu.Ptr(yp), gpu.Ptr(s.y))
+		if err != nil {
+			return err
+		}
+		op.steps = append(op.steps, l.Run)
 	}
 	op.FormatBytes += 4 * int64(n)
 	return nil
 }
 
 // addD16 uploads d into op's own buffers and adds its steps: the rows
-// that cross blocks cleared, then the kernel, gathering from x.
-func (s *SpMV) addD16(op *Op, d *D16, x *gpu.Buffer) (err error) {
+// that cross blocks cleared, then the kernel, gathering from x into y.
+func (s *SpMV) addD16(op *Op, d *D16, x, y *gpu.Buffer) (err error) {
 	var meta, val, off, high, starts, esc, zero *gpu.Buffer
 	send(&err, &meta, s.d, nil, d.Meta, "csr-d16 block data")
 	if err == nil {
@@ -450,7 +488,7 @@ func (s *SpMV) addD16(op *Op, d *D16, x *gpu.Buffer) (err error) {
 	if err != nil {
 		return err
 	}
-	if err = s.clearRows(op, len(d.ZeroRows), zero); err != nil {
+	if err = s.clearRowsOf(op, len(d.ZeroRows), zero, y); err != nil {
 		return err
 	}
 	op.Blocks, op.Threads = d.Blocks, d.BlockSize/d16Slots
@@ -460,7 +498,7 @@ func (s *SpMV) addD16(op *Op, d *D16, x *gpu.Buffer) (err error) {
 		entry += "_wide" // a matrix of mostly wide blocks
 	}
 	l, err := s.mod.Launch(entryName(entry, s.p), d.Blocks, op.Threads, 0,
-		gpu.Ptr(meta), gpu.Ptr(val), gpu.Ptr(off), gpu.Ptr(high), gpu.Ptr(starts), gpu.Ptr(esc), gpu.Ptr(x), gpu.Ptr(s.y))
+		gpu.Ptr(meta), gpu.Ptr(val), gpu.Ptr(off), gpu.Ptr(high), gpu.Ptr(starts), gpu.Ptr(esc), gpu.Ptr(x), gpu.Ptr(y))
 	if err != nil {
 		return err
 	}
@@ -473,11 +511,16 @@ func (s *SpMV) addD16(op *Op, d *D16, x *gpu.Buffer) (err error) {
 // 4-byte index) per row, or all of y with a memset where that moves fewer
 // bytes.
 func (s *SpMV) clearRows(op *Op, n int, rows *gpu.Buffer) error {
+	return s.clearRowsOf(op, n, rows, s.y)
+}
+
+// clearRowsOf is clearRows for rows of y, a vector of the SpMV's rows.
+func (s *SpMV) clearRowsOf(op *Op, n int, rows, y *gpu.Buffer) error {
 	switch {
 	case n*36 > s.m.NRows*s.p.Bytes():
-		op.steps = append(op.steps, s.clearY)
+		op.steps = append(op.steps, func() error { return y.Fill32(0) })
 	case n > 0:
-		l, err := s.mod.Launch(entryName("zero_rows", s.p), (n+255)/256, 256, 0, gpu.Int(n), gpu.Ptr(rows), gpu.Ptr(s.y))
+		l, err := s.mod.Launch(entryName("zero_rows", s.p), (n+255)/256, 256, 0, gpu.Int(n), gpu.Ptr(rows), gpu.Ptr(y))
 		if err != nil {
 			return err
 		}

@@ -41,6 +41,11 @@
 //     order has no locality (R-MAT as generated): there its gathers are
 //     bound by the L2's throughput of scattered sectors, and numbered
 //     together the hot entries of x share sectors and stay in the L1.
+//   - csr-d16-rcm: csr-d16 on the square matrix renumbered by reverse
+//     Cuthill-McKee, rows and columns alike (RCMOrdered); each product
+//     gathers x into that order and scatters y back, two more launches.
+//     For a matrix given in an order without locality (a mesh numbered at
+//     random), where the gathers of x miss every cache.
 //   - spac-smem: the SPAC schedule (package schedule), a thread per task:
 //     block b runs part b; it stages its unique x in shared memory,
 //     accumulates its rows in shared memory (a thread's run of equal rows,

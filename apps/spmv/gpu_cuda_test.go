@@ -98,9 +98,15 @@ func TestKernelsAgreeWithReference(t *testing.T) {
 			for _, p := range []Precision{FP32, FP64} {
 				sp, ref, abs := spmvWithX(t, m, x, p)
 				for _, b := range []int{32, 128, 256, 512, 1024} {
-					for _, k := range []Kernel{CSRScalar, CSRVector, COOAtomic, CSRD16, CSRD16Hot} {
+					for _, k := range []Kernel{CSRScalar, CSRVector, COOAtomic, CSRD16, CSRD16Hot, CSRD16RCM} {
 						op, err := sp.Op(k, b, nil)
-						if (k == CSRD16 || k == CSRD16Hot) && b%256 != 0 {
+						if k == CSRD16RCM && m.NRows != m.NCols {
+							if !errors.Is(err, ErrUnsupported) {
+								t.Errorf("%s B=%d on a %d x %d matrix: %v, want ErrUnsupported", k, b, m.NRows, m.NCols, err)
+							}
+							continue
+						}
+						if (k == CSRD16 || k == CSRD16Hot || k == CSRD16RCM) && b%256 != 0 {
 							if !errors.Is(err, ErrUnsupported) {
 								t.Errorf("%s B=%d: %v, want ErrUnsupported", k, b, err)
 							}

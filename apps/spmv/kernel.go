@@ -30,6 +30,7 @@ const (
 	COOAtomic       Kernel = "coo-atomic"
 	CSRD16          Kernel = "csr-d16"
 	CSRD16Hot       Kernel = "csr-d16-hot"
+	CSRD16RCM       Kernel = "csr-d16-rcm"
 	SPACShared      Kernel = "spac-smem"
 	SPACReadOnly    Kernel = "spac-ldg"
 	SPACSharedX4    Kernel = "spac-smem-x4"
@@ -49,7 +50,7 @@ const (
 
 // kernels names every kernel, in the order tables show them.
 var kernels = func() *enum.Table[Kernel] {
-	all := []Kernel{CSRScalar, CSRVector, COOAtomic, CSRD16, CSRD16Hot, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8,
+	all := []Kernel{CSRScalar, CSRVector, COOAtomic, CSRD16, CSRD16Hot, CSRD16RCM, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8,
 		SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
 	names := make([]enum.Name[Kernel], len(all))
 	for i, k := range all {

@@ -257,6 +257,8 @@ func TestEveryKernelIsLoaded(t *testing.T) {
 			bases = []string{"csr_d16", "csr_d16_wide"}
 		case CSRD16Hot: // x gathered into its order, then csr-d16
 			bases = []string{"gather_x", "csr_d16", "csr_d16_wide"}
+		case CSRD16RCM: // and y scattered back
+			bases = []string{"gather_x", "csr_d16", "csr_d16_wide", "scatter_y"}
 		}
 		for _, p := range []Precision{FP32, FP64} {
 			for _, base := range bases {

@@ -80,7 +80,10 @@ keeps a block's columns close, as SPAC's order does, and 24-bit columns
 in the scattered blocks of a matrix whose blocks mostly are; block sizes
 256, 512, 768, 1024), csr-d16-hot (csr-d16 with the columns numbered by
 degree, the highest first, and x gathered into that order each product:
-for power-law matrices without locality, such as R-MAT),
+for power-law matrices without locality, such as R-MAT), csr-d16-rcm
+(csr-d16 on the square matrix renumbered by reverse Cuthill-McKee, x
+moved into and y out of that order each product: for a matrix given in
+an order without locality),
 spac-smem (the SPAC
 schedule, x and y in shared memory), spac-ldg (x through the read-only
 cache, y in shared memory), spac-smem-x4 and spac-ldg-x4 (four tasks per

@@ -59,12 +59,21 @@ __device__ __forceinline__ void zero_rows(int n, const int* __restrict__ rows, T
     if (i < n) y[rows[i]] = T(0);
 }
 
-// csr-d16-hot's copy of x in its column order: xp[j] = x[from[j]].
+// csr-d16-hot's and csr-d16-rcm's copy of x in their column order:
+// xp[j] = x[from[j]].
 template <typename T>
 __device__ __forceinline__ void gather_x(int n, const int* __restrict__ from, const T* __restrict__ x,
                                          T* __restrict__ xp) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) xp[i] = __ldg(&x[__ldg(&from[i])]);
+}
+
+// csr-d16-rcm's y back in the user's order: y[to[i]] = yp[i].
+template <typename T>
+__device__ __forceinline__ void scatter_y(int n, const int* __restrict__ to, const T* __restrict__ yp,
+                                          T* __restrict__ y) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[__ldg(&to[i])] = __ldcs(&yp[i]);
 }
 
 // Loads of K consecutive slots (K = 1 or 4), 16 bytes wide where they can
@@ -785,6 +794,10 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
     extern "C" __global__ void __launch_bounds__(256)                                                                \
         spmv_gather_x_##SUFFIX(int n, const int* from, const T* x, T* xp) {                                          \
         gather_x<T>(n, from, x, xp);                                                                                 \
+    }                                                                                                                \
+    extern "C" __global__ void __launch_bounds__(256)                                                                \
+        spmv_scatter_y_##SUFFIX(int n, const int* to, const T* yp, T* y) {                                           \
+        scatter_y<T>(n, to, yp, y);                                                                                  \
     }                                                                                                                \
     extern "C" __global__ void __launch_bounds__(128)                                                                \
         spmv_csr_d16_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta, const unsigned char* high,  \

@@ -8,7 +8,9 @@
 #     shared memory (spac-smem) and through the read-only cache (spac-ldg),
 #     four tasks per thread (-x4), spac-seg (precomputed rows, uint16 x) and
 #     spac-seg8 (eight tasks per thread, row starts in the x addresses),
-#     against csr-scalar, csr-vector, coo-atomic and every cuSPARSE path (CSR
+#     against csr-scalar, csr-vector, coo-atomic, csr-d16 (CSR's order, 16-bit
+#     column offsets) with its orders of its own (csr-d16-hot: columns by
+#     degree; csr-d16-rcm: reverse Cuthill-McKee) and every cuSPARSE path (CSR
 #     default and ALG2, COO, sliced ELL, BSR).
 # Writes into OUTDIR: report.md (the goals, a summary per input and precision,
 # every row), speedup.svg and speedup.png (best SPAC kernel over cuSPARSE's
@@ -130,8 +132,8 @@ gpu_run() { # input blocks methods tag
   [ $rc -ne 0 ] && tail -3 "$out/csv/$n$tag.err" | tee -a "$log" >&2
   [ -s "$out/csv/$n$tag.csv" ] && csvs+=(--merge "$out/csv/$n$tag.csv")
 }
-all=csr-scalar,csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell,cusparse-bsr
-perblock=csr-scalar,csr-vector,coo-atomic,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8
+all=csr-scalar,csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell,cusparse-bsr
+perblock=csr-scalar,csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8
 # Smallest input first: the GPU works while the large partitions run.
 order=()
 for ((i = ${#inputs[@]} - 1; i >= 0; i--)); do order+=("${inputs[i]}"); done

@@ -384,3 +384,16 @@ func RCMOrdered(m *Matrix) (rcm *Matrix, perm []int32) {
 	}
 	return rcm, perm
 }
+
+// hotColumns is HotColumns(m), made once.
+func (m *Matrix) hotColumns() (*Matrix, []int32) {
+	m.hotOnce.Do(func() { m.hot, m.hotFrom = HotColumns(m) })
+	return m.hot, m.hotFrom
+}
+
+// rcmOrdered is RCMOrdered(m), made once: the order costs a sort of the
+// adjacency by degree and breadth-first searches.
+func (m *Matrix) rcmOrdered() (*Matrix, []int32) {
+	m.rcmOnce.Do(func() { m.rcm, m.rcmPerm = RCMOrdered(m) })
+	return m.rcm, m.rcmPerm
+}

@@ -340,6 +340,11 @@ func TestHotColumns(t *testing.T) {
 			t.Fatal(err)
 		}
 		hot, from := HotColumns(m)
+		if h1, _ := m.hotColumns(); h1 == hot {
+			t.Fatalf("%s: HotColumns returned the cached matrix", tc.name)
+		} else if h2, _ := m.hotColumns(); h2 != h1 {
+			t.Fatalf("%s: the renumbered matrix was made twice", tc.name)
+		}
 		deg := make([]int, m.NCols)
 		for _, c := range m.Col {
 			deg[c]++
@@ -418,7 +423,10 @@ func TestRCMOrdered(t *testing.T) {
 		if m.NRows != m.NCols {
 			continue
 		}
-		rcm, perm := RCMOrdered(m)
+		rcm, perm := m.rcmOrdered()
+		if again, _ := m.rcmOrdered(); again != rcm {
+			t.Fatalf("%s: the renumbered matrix was made twice", tc.name)
+		}
 		seen := make([]bool, m.NRows)
 		for _, old := range perm {
 			if seen[old] {

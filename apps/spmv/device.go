@@ -403,7 +403,7 @@ func (s *SpMV) d16Op(op *Op, blockSize int) error {
 // d16HotOp builds csr-d16-hot: x gathered into its hottest-first copy,
 // then csr-d16 on the matrix with its columns renumbered so.
 func (s *SpMV) d16HotOp(op *Op, blockSize int) error {
-	hot, from := HotColumns(s.m)
+	hot, from := s.m.hotColumns()
 	d, err := NewD16(hot, blockSize)
 	if err != nil {
 		return err
@@ -418,7 +418,7 @@ func (s *SpMV) d16RCMOp(op *Op, blockSize int) error {
 	if s.m.NRows != s.m.NCols {
 		return fmt.Errorf("%w: csr-d16-rcm renumbers rows and columns alike, and the matrix is %d x %d", ErrUnsupported, s.m.NRows, s.m.NCols)
 	}
-	rcm, perm := RCMOrdered(s.m)
+	rcm, perm := s.m.rcmOrdered()
 	d, err := NewD16(rcm, blockSize)
 	if err != nil {
 		return err

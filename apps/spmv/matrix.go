@@ -28,6 +28,12 @@ type Matrix struct {
 	sell              *SELL
 	bsr               *BSR
 	sellErr, bsrErr   error
+
+	// The renumbered forms csr-d16-hot and csr-d16-rcm run, made on first
+	// use for every precision and block size (d16.go).
+	hotOnce, rcmOnce sync.Once
+	hot, rcm         *Matrix
+	hotFrom, rcmPerm []int32
 }
 
 // NNZ is the number of stored entries.

@@ -340,7 +340,8 @@ func TestHotColumns(t *testing.T) {
 			t.Fatal(err)
 		}
 		hot, from := HotColumns(m)
-		if h1, _ := m.hotColumns(); func() *Matrix { h2, _ := m.hotColumns(); return h2 }() != h1 {
+		cached, _ := m.hotColumns()
+		if again, _ := m.hotColumns(); again != cached {
 			t.Fatalf("%s: the renumbered matrix was made twice", tc.name)
 		}
 		deg := make([]int, m.NCols)

@@ -301,9 +301,9 @@ func (d *D16) FormatBytes(p Precision) int64 {
 // (from has one entry per column in use). On a power-law matrix gathered
 // in its own order, x's hot entries lie scattered among cold ones, so a
 // cached sector of x holds one useful entry; numbered together, the hot
-// entries share sectors, and the few thousand that most entries read
-// stay in each SM's L1 (R-MAT at scale 23: the 56k highest-degree columns,
-// 220 KB of fp32, are read by 53% of the entries). The groups keep a
+// entries share sectors, and those that half the entries read fit each
+// SM's L1 (R-MAT at scale 23: the 56k highest-degree columns, 220 KB of
+// fp32, are read by 53% of the entries). The groups keep a
 // matrix of even degrees (a mesh) in its order. The renumbered matrix
 // shares m's RowPtr and Val.
 func HotColumns(m *Matrix) (hot *Matrix, from []int32) {

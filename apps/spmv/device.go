@@ -346,7 +346,7 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		if threads < 32 || threads%32 != 0 {
 			return nil, fmt.Errorf("%w: %s runs %d tasks per thread: block size %d gives %d threads, want a multiple of 32", ErrUnsupported, k, per, blockSize, threads)
 		}
-		if err := s.clearRows(op, len(a.ZeroRows), sched.zeroRows); err != nil {
+		if err := s.clearRows(op, len(a.ZeroRows), sched.zeroRows, s.y); err != nil {
 			return nil, err
 		}
 		op.sched = sched
@@ -488,7 +488,7 @@ func (s *SpMV) addD16(op *Op, d *D16, x, y *gpu.Buffer) (err error) {
 	if err != nil {
 		return err
 	}
-	if err = s.clearRowsOf(op, len(d.ZeroRows), zero, y); err != nil {
+	if err = s.clearRows(op, len(d.ZeroRows), zero, y); err != nil {
 		return err
 	}
 	op.Blocks, op.Threads = d.Blocks, d.BlockSize/d16Slots
@@ -506,16 +506,11 @@ func (s *SpMV) addD16(op *Op, d *D16, x, y *gpu.Buffer) (err error) {
 	return nil
 }
 
-// clearRows adds to op the step that clears the n rows listed in rows,
-// which the kernel adds to: one scattered write of a 32-byte sector (and a
-// 4-byte index) per row, or all of y with a memset where that moves fewer
-// bytes.
-func (s *SpMV) clearRows(op *Op, n int, rows *gpu.Buffer) error {
-	return s.clearRowsOf(op, n, rows, s.y)
-}
-
-// clearRowsOf is clearRows for rows of y, a vector of the SpMV's rows.
-func (s *SpMV) clearRowsOf(op *Op, n int, rows, y *gpu.Buffer) error {
+// clearRows adds to op the step that clears the n rows of y (the SpMV's,
+// or csr-d16-rcm's renumbered copy) listed in rows, which the kernel adds
+// to: one scattered write of a 32-byte sector (and a 4-byte index) per
+// row, or all of y with a memset where that moves fewer bytes.
+func (s *SpMV) clearRows(op *Op, n int, rows, y *gpu.Buffer) error {
 	switch {
 	case n*36 > s.m.NRows*s.p.Bytes():
 		op.steps = append(op.steps, func() error { return y.Fill32(0) })

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/spac-gpu/spac/internal/par"
 	"github.com/spac-gpu/spac/order"
 )
 
@@ -114,37 +115,118 @@ func newD16(m *Matrix, blockSize int, allowWide bool) (*D16, error) {
 		Val: make([]float64, slots), Offset: make([]uint16, slots), RowStarts: make([]uint8, slots/d16Slots),
 		Meta: make([]int32, 8*blocks),
 	}
-	// One pass over the slots, a block at a time: each block's columns are
-	// gathered, then encoded against the block's base.
-	cols := make([]int32, 0, blockSize)   // the block's columns, -1 for an empty row's slot
-	sample := make([]int32, 0, blockSize) // for the median
-	r, e := 0, 0                          // the next slot's row and entry
-	for b := range blocks {
-		lo := b * blockSize
-		cols = cols[:0]
-		row0 := r
-		for s := lo; s < lo+blockSize && r < m.NRows; s++ {
-			if aligned && s > lo && e == int(m.RowPtr[r]) && rowSlots(m, r) > lo+blockSize-s {
-				break // the row starts the next block; the rest is padding
-			}
-			if s == lo || e == int(m.RowPtr[r]) {
-				d.RowStarts[s/d16Slots] |= 1 << (s % d16Slots)
-			}
-			if m.RowPtr[r] == m.RowPtr[r+1] { // an empty row: one slot, no entry
-				cols = append(cols, -1)
-				r++
-				continue
-			}
-			cols = append(cols, m.Col[e])
-			d.Val[s] = m.Val[e]
-			if e++; e == int(m.RowPtr[r+1]) {
-				r++
-			}
+	if allowWide {
+		d.High = make([]uint8, slots) // dropped below if no block is wide
+	}
+	// The blocks are independent once each knows its first row and entry:
+	// a pass over the rows finds those, then runs of d16Run blocks are
+	// built in parallel, each listing its escaped columns apart; their
+	// places in Esc follow once every run has counted its own.
+	starts := d16Starts(m, blockSize, blocks, aligned)
+	runs := (blocks + d16Run - 1) / d16Run
+	escaped := make([][]int32, runs)
+	type scratch struct{ cols, sample []int32 }
+	par.DoWith(runs, func() *scratch {
+		return &scratch{cols: make([]int32, 0, blockSize), sample: make([]int32, 0, blockSize)}
+	}, func(sc *scratch, run int) {
+		var esc []int32
+		for b := run * d16Run; b < min(blocks, (run+1)*d16Run); b++ {
+			var row0 int
+			sc.cols, row0 = d.fillBlock(m, b, starts[b], aligned, sc.cols)
+			d.Meta[8*b+2] = int32(len(esc)) // within the run, for now
+			esc = d.encodeBlock(b, sc.cols, &sc.sample, row0, allowWide, esc)
 		}
-		d.encodeBlock(b, cols, &sample, row0, allowWide)
+		escaped[run] = esc
+	})
+	first := make([]int, runs+1) // each run's first place in Esc
+	for run, esc := range escaped {
+		first[run+1] = first[run] + len(esc)
+	}
+	d.Esc = make([]int32, first[runs])
+	par.Do(runs, func(run int) {
+		copy(d.Esc[first[run]:], escaped[run])
+		for b := run * d16Run; b < min(blocks, (run+1)*d16Run); b++ {
+			d.Meta[8*b+2] += int32(first[run])
+		}
+	})
+	for b := range blocks {
+		if d.Meta[8*b+4]&d16Wide != 0 {
+			d.wideBlocks++
+		}
+	}
+	if d.wideBlocks == 0 {
+		d.High = nil
 	}
 	d.flagSharedRows()
 	return d, nil
+}
+
+// d16Run is how many blocks one task of newD16 builds.
+const d16Run = 64
+
+// d16Start is the row and the entry a block's first slot takes.
+type d16Start struct{ row, entry int32 }
+
+// d16Starts returns each block's start in the layout d16Layout chose: a
+// row takes rowSlots slots, and in an aligned layout one that does not fit
+// the rest of its block starts the next (the rest is padding); otherwise
+// blocks are cut every B slots, inside a row where it crosses.
+func d16Starts(m *Matrix, blockSize, blocks int, aligned bool) []d16Start {
+	starts := make([]d16Start, blocks)
+	pos, next := 0, 0 // the row's first slot; the first block not yet placed
+	for r := 0; r < m.NRows && next < blocks; r++ {
+		n := rowSlots(m, r)
+		if left := blockSize - pos%blockSize; aligned && n > left {
+			pos += left
+		}
+		for ; next < blocks && next*blockSize < pos+n; next++ {
+			starts[next] = d16Start{row: int32(r), entry: m.RowPtr[r] + int32(next*blockSize-pos)}
+			if m.RowPtr[r] == m.RowPtr[r+1] {
+				starts[next].entry = m.RowPtr[r]
+			}
+		}
+		pos += n
+	}
+	for ; next < blocks; next++ { // none in a layout of d16Layout's; past every row if one were
+		starts[next] = d16Start{row: int32(m.NRows), entry: int32(m.NNZ())}
+	}
+	return starts
+}
+
+// fillBlock writes block b's values and row starts from its start, and
+// lists its columns in cols (-1: a slot without an entry); it returns them
+// with the block's first row. It copies a row's run of entries at once.
+func (d *D16) fillBlock(m *Matrix, b int, start d16Start, aligned bool, cols []int32) ([]int32, int) {
+	B := d.BlockSize
+	lo, hi := b*B, (b+1)*B
+	cols = cols[:0]
+	r, e := int(start.row), int(start.entry)
+	row0 := r
+	for s := lo; s < hi && r < m.NRows; {
+		rs, re := int(m.RowPtr[r]), int(m.RowPtr[r+1])
+		if e == rs { // the row starts here
+			if aligned && s > lo && rowSlots(m, r) > hi-s {
+				break // it starts the next block; the rest is padding
+			}
+			d.RowStarts[s/d16Slots] |= 1 << (s % d16Slots)
+		} else if s == lo { // the block's first slot, inside a row
+			d.RowStarts[s/d16Slots] |= 1 << (s % d16Slots)
+		}
+		if rs == re { // an empty row: one slot, no entry
+			cols = append(cols, -1)
+			s++
+			r++
+			continue
+		}
+		n := min(re-e, hi-s)
+		cols = append(cols, m.Col[e:e+n]...)
+		copy(d.Val[s:s+n], m.Val[e:e+n])
+		s, e = s+n, e+n
+		if e == re {
+			r++
+		}
+	}
+	return cols, row0
 }
 
 // d16AlignWaste bounds the padding of an aligned layout: at most one slot in
@@ -182,10 +264,12 @@ func rowSlots(m *Matrix, r int) int {
 	return max(1, int(m.RowPtr[r+1]-m.RowPtr[r]))
 }
 
-// encodeBlock writes block b's offsets, escapes and Meta (but the flags)
-// from its columns (-1: a slot without an entry); the rows come from the
-// row starts already written.
-func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int, allowWide bool) {
+// encodeBlock writes block b's offsets and Meta (but the flags and the
+// first escape's index) from its columns (-1: a slot without an entry),
+// and returns esc with the columns it escapes appended; the rows come from
+// the row starts already written. Where allowWide, High is there for a
+// wide block.
+func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int, allowWide bool, esc []int32) []int32 {
 	B := d.BlockSize
 	lo := b * B
 	// The base: the smallest column where all fit, else the one that puts
@@ -227,12 +311,9 @@ func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int, allowW
 	wide := allowWide && 2*far > B && int(most)-int(least) < d16WideEmpty
 	if wide {
 		base = int(least)
-		if d.High == nil {
-			d.High = make([]uint8, d.Blocks*B)
-		}
 	}
 	meta := d.Meta[8*b : 8*b+8]
-	meta[0], meta[1], meta[2], meta[3] = int32(row0), int32(base), int32(len(d.Esc)), int32(len(cols))
+	meta[0], meta[1], meta[3] = int32(row0), int32(base), int32(len(cols))
 	rows, escapes := 0, 0
 	for i := range B {
 		s := lo + i
@@ -255,15 +336,15 @@ func (d *D16) encodeBlock(b int, cols []int32, sample *[]int32, row0 int, allowW
 			d.Offset[s] = uint16(int(cols[i]) - base)
 		default:
 			d.Offset[s] = d16Escape
-			d.Esc = append(d.Esc, cols[i])
+			esc = append(esc, cols[i])
 			escapes++
 		}
 	}
 	meta[4] = int32(rows-1) << d16RowShift // the last row's local index; the shared flags come later
 	if wide {
 		meta[4] |= d16Wide
-		d.wideBlocks++
 	}
+	return esc
 }
 
 // flagSharedRows sets each block's shared-row flags and lists the rows

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -264,6 +266,79 @@ func TestD16Bytes(t *testing.T) {
 	}
 	if got, csr := float64(d.FormatBytes(FP32))/float64(band.NNZ()), CSRBytesPerNNZ(band.NRows, band.NNZ(), FP32); got >= 0.85*csr {
 		t.Errorf("band-far: %.2f bytes per nonzero, want well under CSR's %.2f", got, csr)
+	}
+}
+
+// TestD16Parallel: blocks are built in parallel runs of d16Run, which the
+// small test cases never fill; on matrices of many runs, whose blocks are
+// aligned to rows or cut inside them, wide or escaping columns, the format
+// is the same on one core as on four, and its decoded entries give the
+// reference product.
+func TestD16Parallel(t *testing.T) {
+	circuit, err := matrices.Circuit(300_000, 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rmat, err := matrices.RMAT(17, 8, 0.57, 0.19, 0.19, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stencil, err := matrices.Stencil3D(50, 50, 50, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	random, err := matrices.ErdosRenyi(200_000, 8, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, coo := range []*matrices.COO{circuit, rmat, stencil, random} {
+		m, err := NewMatrix(coo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := randomXFor(m.NCols, 3)
+		ref, abs, err := m.Reference(x, FP64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, B := range []int{256, 1024} {
+			prev := runtime.GOMAXPROCS(1)
+			one, err := NewD16(m, B)
+			runtime.GOMAXPROCS(4)
+			four, err4 := NewD16(m, B)
+			runtime.GOMAXPROCS(prev)
+			if err != nil || err4 != nil {
+				t.Fatalf("%s B=%d: %v, %v", coo.Name, B, err, err4)
+			}
+			if !reflect.DeepEqual(one, four) {
+				t.Fatalf("%s B=%d: the format built on four cores differs from the one built on one", coo.Name, B)
+			}
+			if one.Blocks < 4*d16Run {
+				t.Fatalf("%s B=%d: %d blocks, want several runs of %d", coo.Name, B, one.Blocks, d16Run)
+			}
+			y := make([]float64, m.NRows)
+			for b := range one.Blocks {
+				for _, sl := range decodeD16(one, b) {
+					if sl.col >= 0 {
+						y[sl.row] += sl.val * x[sl.col]
+					}
+				}
+			}
+			if e := MaxRelError(y, ref, abs); e > 1e-12 {
+				t.Errorf("%s B=%d (%d blocks, %d wide, %d escaped columns, aligned %v): decoded product off by %.3g",
+					coo.Name, B, one.Blocks, one.wideBlocks, len(one.Esc), len(one.ZeroRows) == 0, e)
+			}
+			seen["aligned"] = seen["aligned"] || len(one.ZeroRows) == 0
+			seen["cut inside rows"] = seen["cut inside rows"] || len(one.ZeroRows) > 0
+			seen["wide"] = seen["wide"] || one.wideBlocks > 0
+			seen["escaped"] = seen["escaped"] || len(one.Esc) > 0
+		}
+	}
+	for _, kind := range []string{"aligned", "cut inside rows", "wide", "escaped"} {
+		if !seen[kind] {
+			t.Errorf("no matrix had %s blocks", kind)
+		}
 	}
 }
 

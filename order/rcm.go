@@ -2,6 +2,9 @@ package order
 
 import (
 	"slices"
+	"sync/atomic"
+
+	"github.com/spac-gpu/spac/internal/par"
 )
 
 // RCM returns the reverse Cuthill-McKee ordering of the undirected graph
@@ -20,7 +23,8 @@ import (
 //
 // Cost: O(m log d) time for sorting the neighbour lists by degree plus one
 // breadth-first search per George-Liu round and component (a few in
-// practice), O(n + m) extra memory for the symmetrized copy.
+// practice), O(n + m) extra memory for the symmetrized copy. The copy is
+// built and sorted on every core; the searches run on one.
 //
 // The CSR must be well formed (monotone ptr within adj, neighbours in
 // [0, n)); callers build it from a validated matrix. A malformed one panics
@@ -116,44 +120,56 @@ func symmetrize(n int, ptr []int64, adj []int32) *csr {
 	for i := 0; i < n; i++ {
 		cnt[i+1] += cnt[i]
 	}
+	// The lists are filled in parallel, each place taken by an atomic add:
+	// the order within a list is the threads', but it is sorted below.
 	both := make([]int32, cnt[n])
 	fill := slices.Clone(cnt[:n])
-	for u := 0; u < n; u++ {
-		for _, v := range adj[ptr[u]:ptr[u+1]] {
-			if int(v) != u {
-				both[fill[u]] = v
-				fill[u]++
-				both[fill[v]] = int32(u)
-				fill[v]++
+	par.Do((n+symmetrizeRun-1)/symmetrizeRun, func(run int) {
+		for u := run * symmetrizeRun; u < min(n, (run+1)*symmetrizeRun); u++ {
+			for _, v := range adj[ptr[u]:ptr[u+1]] {
+				if int(v) != u {
+					both[atomic.AddInt64(&fill[u], 1)-1] = v
+					both[atomic.AddInt64(&fill[v], 1)-1] = int32(u)
+				}
 			}
 		}
-	}
-	// Sort each list, drop duplicates and compact in place: the write
-	// position never passes the read position.
+	})
+	// Sort each list and drop its duplicates where it is (in parallel, a
+	// run of vertices a task), then compact: the write position never
+	// passes the read position.
+	deg := make([]int64, n)
+	par.Do((n+symmetrizeRun-1)/symmetrizeRun, func(run int) {
+		for u := run * symmetrizeRun; u < min(n, (run+1)*symmetrizeRun); u++ {
+			l := both[cnt[u]:cnt[u+1]]
+			slices.Sort(l)
+			deg[u] = int64(len(slices.Compact(l)))
+		}
+	})
 	out := make([]int64, n+1)
 	var w int64
 	for u := 0; u < n; u++ {
-		l := both[cnt[u]:cnt[u+1]]
-		slices.Sort(l)
-		l = slices.Compact(l)
-		w += int64(copy(both[w:], l))
+		w += int64(copy(both[w:], both[cnt[u]:cnt[u]+deg[u]]))
 		out[u+1] = w
 	}
 	g := &csr{ptr: out, adj: both[:w:w]}
-	for u := 0; u < n; u++ {
-		l := g.adj[g.ptr[u]:g.ptr[u+1]]
-		slices.SortFunc(l, func(a, b int32) int {
-			if da, db := g.deg(a), g.deg(b); da != db {
-				if da < db {
-					return -1
+	par.Do((n+symmetrizeRun-1)/symmetrizeRun, func(run int) {
+		for u := run * symmetrizeRun; u < min(n, (run+1)*symmetrizeRun); u++ {
+			slices.SortFunc(g.adj[g.ptr[u]:g.ptr[u+1]], func(a, b int32) int {
+				if da, db := g.deg(a), g.deg(b); da != db {
+					if da < db {
+						return -1
+					}
+					return 1
 				}
-				return 1
-			}
-			return int(a) - int(b)
-		})
-	}
+				return int(a) - int(b)
+			})
+		}
+	})
 	return g
 }
+
+// symmetrizeRun is how many vertices one task of symmetrize takes.
+const symmetrizeRun = 4096
 
 // levels runs a breadth-first search from s and returns its order (appended
 // to q), the eccentricity of s and the vertices of the last level (appended

@@ -3,6 +3,7 @@ package order
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -275,6 +276,40 @@ func TestRCMProperties(t *testing.T) {
 			checkPerm(t, perm, n)
 			checkCuthillMcKee(t, n, arcs, perm)
 		})
+	}
+}
+
+// TestRCMParallel: symmetrize fills and sorts runs of symmetrizeRun
+// vertices in parallel, which the small graphs above never exceed. On
+// graphs of many runs (a shuffled grid; random arcs with duplicates, both
+// directions and self-loops) the order is a Cuthill-McKee order, and the
+// same on one core as on four.
+func TestRCMParallel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	w, h := 200, 150
+	grid := relabel(gridArcs(w, h), shuffled(rng, w*h))
+	n := 40_000
+	var arcs [][2]int32
+	for range 3 * n {
+		u, v := int32(rng.IntN(n)), int32(rng.IntN(n))
+		arcs = append(arcs, [2]int32{u, v}, [2]int32{v, u}, [2]int32{u, v}, [2]int32{u, u})
+	}
+	for _, g := range []struct {
+		name string
+		n    int
+		arcs [][2]int32
+	}{{"grid 200x150", w * h, both(grid)}, {"random", n, arcs}} {
+		ptr, adj := edges(g.n, g.arcs)
+		prev := runtime.GOMAXPROCS(1)
+		one := RCM(g.n, ptr, adj)
+		runtime.GOMAXPROCS(4)
+		four := RCM(g.n, ptr, adj)
+		runtime.GOMAXPROCS(prev)
+		if !slices.Equal(one, four) {
+			t.Fatalf("%s: the order on four cores differs from the one on one", g.name)
+		}
+		checkPerm(t, four, g.n)
+		checkCuthillMcKee(t, g.n, g.arcs, four)
 	}
 }
 

@@ -444,25 +444,32 @@ func RCMOrdered(m *Matrix) (rcm *Matrix, perm []int32) {
 	for i, old := range perm {
 		inv[old] = int32(i)
 	}
-	rcm = &Matrix{Name: m.Name, NRows: n, NCols: n, RowPtr: make([]int32, n+1), Col: make([]int32, 0, m.NNZ()), Val: make([]float64, 0, m.NNZ()),
+	rcm = &Matrix{Name: m.Name, NRows: n, NCols: n, RowPtr: make([]int32, n+1), Col: make([]int32, m.NNZ()), Val: make([]float64, m.NNZ()),
 		MaxRowNNZ: m.MaxRowNNZ, Duplicates: m.Duplicates}
+	for i, old := range perm {
+		rcm.RowPtr[i+1] = rcm.RowPtr[i] + m.RowPtr[old+1] - m.RowPtr[old]
+	}
+	// The rows are independent once their places are known: runs of them
+	// are renumbered in parallel.
 	type entry struct {
 		col int32
 		val float64
 	}
-	var row []entry
-	for i, old := range perm {
-		row = row[:0]
-		for e := m.RowPtr[old]; e < m.RowPtr[old+1]; e++ {
-			row = append(row, entry{inv[m.Col[e]], m.Val[e]})
+	const run = 4096
+	par.DoWith((n+run-1)/run, func() *[]entry { return new([]entry) }, func(row *[]entry, r int) {
+		for i := r * run; i < min(n, (r+1)*run); i++ {
+			old := perm[i]
+			*row = (*row)[:0]
+			for e := m.RowPtr[old]; e < m.RowPtr[old+1]; e++ {
+				*row = append(*row, entry{inv[m.Col[e]], m.Val[e]})
+			}
+			slices.SortStableFunc(*row, func(a, b entry) int { return int(a.col - b.col) })
+			at := rcm.RowPtr[i]
+			for k, en := range *row {
+				rcm.Col[int(at)+k], rcm.Val[int(at)+k] = en.col, en.val
+			}
 		}
-		slices.SortStableFunc(row, func(a, b entry) int { return int(a.col - b.col) })
-		for _, en := range row {
-			rcm.Col = append(rcm.Col, en.col)
-			rcm.Val = append(rcm.Val, en.val)
-		}
-		rcm.RowPtr[i+1] = int32(len(rcm.Col))
-	}
+	})
 	return rcm, perm
 }
 

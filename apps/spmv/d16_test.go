@@ -489,7 +489,12 @@ func TestHotColumns(t *testing.T) {
 // row's entries are sorted by column; and a band numbered at random comes
 // back a band.
 func TestRCMOrdered(t *testing.T) {
-	for _, tc := range testCases() {
+	// And a matrix of many runs of rows, which are renumbered in parallel.
+	circuit, err := matrices.Circuit(300_000, 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range append(testCases(), testCase{name: "circuit 300k", coo: circuit}) {
 		m, err := NewMatrix(tc.coo)
 		if err != nil {
 			t.Fatal(err)

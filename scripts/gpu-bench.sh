@@ -33,6 +33,10 @@
 #      schedule of the suite, some 30 bytes a nonzero each, must stay cached
 #      until its GPU run; the default 2GiB evicts the large stand-ins' and
 #      their GPU runs partition again), SKIP_PARTITION=1 (cache already full),
+#      KERNELS (the kernels to run, comma-separated; default every kernel: a
+#      list without spac-* kernels partitions nothing, the way to run the
+#      inputs beyond the L2, R-MAT at scale 24 say, whose partitions take
+#      longer than a call),
 #      DEADLINE (seconds: no GPU run starts later, partitions still running are
 #      stopped, and the report says what was not run; 0 = none), NCU_ONLY=1
 #      (partitions and counters only: no timing runs; report.md holds ncu.md).
@@ -95,7 +99,14 @@ export spac out
 IFS=, read -ra bs <<<"$blocks"
 t_start=$SECONDS
 deadline=${DEADLINE:-0}   # seconds from the start after which no GPU run starts (0: none)
-if [ "${SKIP_PARTITION:-0}" != 1 ]; then
+# The kernels of each GPU run; those that depend on the block size run again
+# for each block size whose schedule arrives later. Without a spac-* kernel
+# nothing needs a schedule, and nothing is partitioned.
+all=${KERNELS:-csr-scalar,csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell,cusparse-bsr}
+perblock=$(tr , '\n' <<<"$all" | grep -v '^cusparse-' | paste -sd, -)
+schedules=1
+tr , '\n' <<<"$all" | grep -q '^spac-' || schedules=0
+if [ "${SKIP_PARTITION:-0}" != 1 ] && [ $schedules = 1 ]; then
   # The slowest first: the largest block count.
   for input in "${inputs[@]}"; do
     for b in "${bs[@]}"; do echo "$input $b"; done
@@ -136,8 +147,6 @@ gpu_run() { # input blocks methods tag
   [ $rc -ne 0 ] && tail -3 "$out/csv/$n$tag.err" | tee -a "$log" >&2
   [ -s "$out/csv/$n$tag.csv" ] && csvs+=(--merge "$out/csv/$n$tag.csv")
 }
-all=csr-scalar,csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell,cusparse-bsr
-perblock=csr-scalar,csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8
 # Smallest input first: the GPU works while the large partitions run.
 order=()
 for ((i = ${#inputs[@]} - 1; i >= 0; i--)); do order+=("${inputs[i]}"); done

@@ -31,6 +31,26 @@ func CountingSort(key []int32, n int, order []int32) []int32 {
 // RowMajor returns the entry indices sorted by (row, col), ties by index:
 // the order of the nonzeros in CSR with sorted column indices. Rows lie in
 // [0, nRows) and columns in [0, nCols).
+//
+// Entries already in that order, as a file written row by row has them,
+// are recognised in one pass and cost no sort.
 func RowMajor(row, col []int32, nRows, nCols int) []int32 {
+	if inRowMajor(row, col) {
+		out := make([]int32, len(row))
+		for e := range out {
+			out[e] = int32(e)
+		}
+		return out
+	}
 	return CountingSort(row, nRows, CountingSort(col, nCols, nil))
+}
+
+// inRowMajor reports whether the entries are sorted by (row, col).
+func inRowMajor(row, col []int32) bool {
+	for e := 1; e < len(row); e++ {
+		if row[e] < row[e-1] || (row[e] == row[e-1] && col[e] < col[e-1]) {
+			return false
+		}
+	}
+	return true
 }

@@ -16,8 +16,9 @@ func init() { register(Default{}) }
 // Name implements Method.
 func (Default) Name() string { return "default" }
 
-// Partition implements Method. Edges are ordered by (U, V, edge index) with
-// two stable counting sorts (by V, then by U), then cut into chunks of Cap.
+// Partition implements Method. Edges are ordered by (U, V, edge index)
+// (matrices.RowMajor: two stable counting sorts, or none where the edges are
+// in that order already), then cut into chunks of Cap.
 func (Default) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
 	if err := checkBaseline("default", g, inc, opts); err != nil {
 		return Partition{}, err

@@ -23,6 +23,12 @@
 # (GPU timings are CUDA events on the GPU alone; the partitioners use CPU
 # cores only).
 #
+# The inputs beyond the L2 (issue 20), without the schedule kernels, whose
+# partitions of 130M-260M nonzeros take longer than a call:
+#   K=csr-d16,csr-d16-hot,csr-d16-rcm,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell
+#   KERNELS=$K BLOCKS=1024 scripts/gpu-bench.sh OUT gen:rmat:scale=23,ef=16 gen:rmat:scale=24,ef=16
+#   KERNELS=$K BLOCKS=1024 SPMV_ARGS='--renumber random' scripts/gpu-bench.sh OUT2 gen:stencil3d:nx=272,ny=272,nz=272
+#
 # Usage: scripts/gpu-bench.sh OUTDIR [INPUT...]
 #   INPUTs default to gen:PRESET for the eight presets and $MATRICES/*.gz.
 # Env: SPAC (bin/gpu/spac), MATRICES (.kit/matrices, else ../shared/matrices),
@@ -37,6 +43,8 @@
 #      list without spac-* kernels partitions nothing, the way to run the
 #      inputs beyond the L2, R-MAT at scale 24 say, whose partitions take
 #      longer than a call),
+#      SPMV_ARGS (more arguments for every spac spmv call, e.g. '--renumber
+#      random' for a mesh given in an order without locality),
 #      DEADLINE (seconds: no GPU run starts later, partitions still running are
 #      stopped, and the report says what was not run; 0 = none), NCU_ONLY=1
 #      (partitions and counters only: no timing runs; report.md holds ncu.md).
@@ -87,7 +95,8 @@ stamp() { date -u +%H:%M:%S; }
 partition() {
   local input=$1 b=$2 t0=$SECONDS n
   n=$(name "$input")
-  if "$spac" spmv "$input" -b "$b" --precision fp64 --cpu-iters 1 --quiet --format csv >/dev/null 2>"$out/csv/$n-$b.part.err"; then
+  # shellcheck disable=SC2086 # SPMV_ARGS is a list of words
+  if "$spac" spmv "$input" -b "$b" --precision fp64 --cpu-iters 1 --quiet --format csv $SPMV_ARGS >/dev/null 2>"$out/csv/$n-$b.part.err"; then
     echo "partitioned $input B=$b in $((SECONDS - t0)) s"
   else
     echo "FAILED partitioning $input B=$b: $(tail -3 "$out/csv/$n-$b.part.err")"
@@ -95,7 +104,7 @@ partition() {
   touch "$out/csv/$n-$b.done"
 }
 export -f partition name
-export spac out
+export spac out SPMV_ARGS=${SPMV_ARGS:-}
 IFS=, read -ra bs <<<"$blocks"
 t_start=$SECONDS
 deadline=${DEADLINE:-0}   # seconds from the start after which no GPU run starts (0: none)
@@ -139,8 +148,9 @@ gpu_run() { # input blocks methods tag
     fi
     limit=$((left + ${GRACE:-90}))
   fi
+  # shellcheck disable=SC2086 # SPMV_ARGS is a list of words
   timeout "$limit" "$spac" spmv "$input" --gpu -b "$b" --precision "$precisions" --kernels "$methods" --iters "$iters" \
-    --cpu-iters 1 --format csv >"$out/csv/$n$tag.csv" 2>"$out/csv/$n$tag.err"
+    --cpu-iters 1 --format csv $SPMV_ARGS >"$out/csv/$n$tag.csv" 2>"$out/csv/$n$tag.err"
   rc=$?
   [ $rc -ne 0 ] && status=1
   echo "gpu-bench: $(stamp) $input B=$b: exit $rc in $((SECONDS - t0)) s; $(grep -c ',gpu,' "$out/csv/$n$tag.csv") GPU rows" | tee -a "$log" >&2

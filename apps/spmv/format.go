@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -111,11 +112,12 @@ func checkCol(r Row) string {
 
 var csvHeader = []string{"input", "rows", "cols", "nnz", "precision", "block_size", "kernel", "schedule", "device",
 	"time_us", "time_min_us", "time_max_us", "reps", "min_bytes", "gbps", "copy_fraction", "speedup_cusparse",
-	"predicted_bytes", "blocks", "shared_bytes", "max_rel_error", "ok", "note", "format_bytes_per_nnz"}
+	"predicted_bytes", "blocks", "shared_bytes", "max_rel_error", "ok", "note", "format_bytes_per_nnz", "setup_s", "run_s"}
 
-// csvFieldsBefore is the field count of files written before the format
-// bytes column was added: ReadCSV still reads them (FormatBytes 0).
-const csvFieldsBefore = 23
+// csvFieldsBefore are the field counts of files written before the format
+// bytes column was added, and before the setup and run seconds: ReadCSV
+// still reads them (the missing fields 0).
+var csvFieldsBefore = []int{23, 24}
 
 // WriteCSV writes every row of every result with a header line.
 func WriteCSV(w io.Writer, results []*Result, header bool) error {
@@ -140,7 +142,7 @@ func rowRecord(r Row) []string {
 		strconv.Itoa(r.BlockSize), r.Kernel, r.Schedule, r.Device, f(r.Micros), f(r.MinMicros), f(r.MaxMicros),
 		strconv.Itoa(r.Reps), strconv.FormatInt(r.MinBytes, 10), f(r.GBps), f(r.CopyFraction), f(r.Speedup),
 		strconv.FormatInt(r.PredBytes, 10), strconv.Itoa(r.Blocks), strconv.Itoa(r.SharedBytes), f(r.MaxRelErr),
-		strconv.FormatBool(r.OK), r.Note, f(r.FormatBytes)}
+		strconv.FormatBool(r.OK), r.Note, f(r.FormatBytes), f(r.SetupSeconds), f(r.RunSeconds)}
 }
 
 // ReadRows reads the rows of a run's output, CSV (WriteCSV) or JSON Lines
@@ -207,7 +209,7 @@ func ReadCSV(r io.Reader) ([]Row, error) {
 		if len(rec) > 0 && rec[0] == csvHeader[0] {
 			continue
 		}
-		if len(rec) != len(csvHeader) && len(rec) != csvFieldsBefore {
+		if len(rec) != len(csvHeader) && !slices.Contains(csvFieldsBefore, len(rec)) {
 			return nil, fmt.Errorf("results line %d: %d fields, want %d (%s)", line, len(rec), len(csvHeader), strings.Join(csvHeader, ","))
 		}
 		var row Row
@@ -240,8 +242,11 @@ func ReadCSV(r io.Reader) ([]Row, error) {
 		row.PredBytes, row.Blocks, row.SharedBytes, row.MaxRelErr = atoi64(rec[17]), atoi(rec[18]), atoi(rec[19]), atof(rec[20])
 		row.OK = rec[21] == "true"
 		row.Note = rec[22]
-		if len(rec) > csvFieldsBefore {
+		if len(rec) > 23 {
 			row.FormatBytes = atof(rec[23])
+		}
+		if len(rec) > 24 {
+			row.SetupSeconds, row.RunSeconds = atof(rec[24]), atof(rec[25])
 		}
 		if len(errs) > 0 {
 			return nil, fmt.Errorf("results line %d: not numbers: %s", line, strings.Join(errs, ", "))

@@ -82,6 +82,15 @@ type Row struct {
 	// FormatBytes is what the kernel reads of its matrix format per
 	// nonzero (Op.FormatBytes over the nonzeros; 0 for the CPU rows).
 	FormatBytes float64 `json:"format_bytes_per_nnz,omitempty"`
+	// SetupSeconds is the wall time spent on what this row alone needed
+	// before it ran: a GPU row's format, built and uploaded; a cpu-csr row's
+	// float64 reference; a cpu-schedule row's schedule (from the cache or
+	// partitioned) and its device arrays, on the first precision's row, and
+	// their upload on each. RunSeconds is the row's measurement: the checked
+	// product, the warm-up and the timed repetitions. Together they say
+	// where a long run's time went.
+	SetupSeconds float64 `json:"setup_s,omitempty"`
+	RunSeconds   float64 `json:"run_s,omitempty"`
 }
 
 // Ran reports whether the row has a measurement.
@@ -170,16 +179,20 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 	}
 	precs := make([]*prec, len(cfg.Precisions))
 	for i, p := range cfg.Precisions {
+		t0 := time.Now()
 		ref, abs, err := m.Reference(x, p)
 		if err != nil {
 			return nil, err
 		}
 		precs[i] = &prec{p: p, ref: ref, abs: abs}
 		row := res.newRow(m, p, 0, "cpu-csr", "-", "cpu")
+		row.SetupSeconds = time.Since(t0).Seconds()
+		t0 = time.Now()
 		y := make([]float64, m.NRows)
 		t := timeCPU(cfg.CPUIters, func() { cpuCSR(m, x, y, p) })
 		row.setTime(t)
 		row.check(y, ref, abs, p)
+		row.RunSeconds = time.Since(t0).Seconds()
 		if err := res.add(&cfg, row); err != nil {
 			return nil, err
 		}
@@ -244,7 +257,9 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 				}
 				for _, b := range sizes {
 					row := res.newRow(m, pc.p, b, string(k), "-", "gpu")
+					t0 := time.Now()
 					op, err := sp.Op(k, b, nil)
+					row.SetupSeconds = time.Since(t0).Seconds()
 					if err != nil {
 						if errors.Is(err, cusparse.ErrUnavailable) || errors.Is(err, ErrUnsupported) {
 							row.Note = err.Error()
@@ -285,6 +300,7 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
+				t0 := time.Now()
 				s, err := cfg.Schedule(ctx, method, b)
 				if err != nil {
 					return nil, fmt.Errorf("schedule %s, block size %d: %w", method, b, err)
@@ -298,8 +314,19 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 						return nil, err
 					}
 				}
+				setup := time.Since(t0).Seconds() // the first precision's row carries it
 				for _, pc := range precs {
 					row := res.newRow(m, pc.p, b, "cpu-schedule", method, "cpu")
+					var ds *DeviceSchedule
+					if pc.sp != nil && arrays != nil {
+						t0 := time.Now()
+						if ds, err = pc.sp.Upload(arrays); err != nil {
+							return nil, err
+						}
+						setup += time.Since(t0).Seconds()
+					}
+					row.SetupSeconds, setup = setup, 0
+					t0 := time.Now()
 					y, t, err := cpuSchedule(s, x, pc.p, cfg.CPUIters)
 					if err != nil {
 						return nil, err
@@ -307,20 +334,19 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 					row.setTime(t)
 					row.Blocks = s.NumBlocks()
 					row.check(y, pc.ref, pc.abs, pc.p)
+					row.RunSeconds = time.Since(t0).Seconds()
 					if err := res.add(&cfg, row); err != nil {
 						return nil, err
 					}
-					if pc.sp == nil || arrays == nil {
+					if ds == nil {
 						continue // no device, or no kernel that runs a schedule: the CPU row alone
-					}
-					ds, err := pc.sp.Upload(arrays)
-					if err != nil {
-						return nil, err
 					}
 					for _, k := range schedKernels {
 						row := res.newRow(m, pc.p, b, string(k), method, "gpu")
 						row.PredBytes = predictedBytes(s, k, pc.p)
+						t0 := time.Now()
 						op, err := pc.sp.Op(k, b, ds)
+						row.SetupSeconds = time.Since(t0).Seconds()
 						if err != nil {
 							row.Note = err.Error()
 							if err := res.add(&cfg, row); err != nil {
@@ -486,6 +512,8 @@ func (r *Row) check(y, ref, abs []float64, p Precision) {
 // cfg.Iters runs after cfg.Warmup, or, with a budget that the first
 // budgetReps runs exceed, those runs alone with a note.
 func (res *Result) measure(cfg *SpMVConfig, sp *SpMV, op *Op, row *Row, ref, abs []float64, p Precision) error {
+	t0 := time.Now()
+	defer func() { row.RunSeconds = time.Since(t0).Seconds() }()
 	warmup, iters := cfg.Warmup, cfg.Iters
 	row.Blocks, row.SharedBytes = op.Blocks, op.Shared
 	if row.NNZ > 0 {

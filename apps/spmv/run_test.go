@@ -187,6 +187,9 @@ func TestClassify(t *testing.T) {
 func TestFormats(t *testing.T) {
 	rows := gpuRows()
 	Speedups(rows)
+	for i := range rows {
+		rows[i].SetupSeconds, rows[i].RunSeconds = 0.25*float64(i), 1.5
+	}
 	res := []*Result{{Input: "scircuit", NRows: 10, NCols: 10, NNZ: 40, GPU: "test GPU", GPURan: true, CopyGBps: 3000, Rows: rows}}
 	var csvBuf bytes.Buffer
 	if err := WriteCSV(&csvBuf, res, true); err != nil {
@@ -206,8 +209,25 @@ func TestFormats(t *testing.T) {
 	for i := range sorted {
 		a, b := sorted[i], back[i]
 		if a.Input != b.Input || a.Kernel != b.Kernel || a.BlockSize != b.BlockSize || a.OK != b.OK || a.Note != b.Note ||
-			math.Abs(a.Micros-b.Micros) > 1e-9 || math.Abs(a.Speedup-b.Speedup) > 1e-5 {
+			math.Abs(a.Micros-b.Micros) > 1e-9 || math.Abs(a.Speedup-b.Speedup) > 1e-5 ||
+			a.SetupSeconds != b.SetupSeconds || a.RunSeconds != b.RunSeconds {
 			t.Errorf("row %d: wrote %+v, read %+v", i, a, b)
+		}
+	}
+	// Files from before the setup and run seconds (24 fields) and before the
+	// format bytes too (23) still read, those fields 0.
+	for _, drop := range []int{2, 3} {
+		var old strings.Builder
+		for _, line := range strings.Split(strings.TrimSpace(csvBuf.String()), "\n") {
+			fields := strings.Split(line, ",")
+			old.WriteString(strings.Join(fields[:len(fields)-drop], ",") + "\n")
+		}
+		back, err := ReadCSV(strings.NewReader(old.String()))
+		if err != nil || len(back) != len(rows) {
+			t.Fatalf("a file of %d fields: %d rows, %v", len(csvHeader)-drop, len(back), err)
+		}
+		if back[1].SetupSeconds != 0 || back[1].RunSeconds != 0 || back[1].Kernel != sorted[1].Kernel {
+			t.Errorf("a file of %d fields: read %+v", len(csvHeader)-drop, back[1])
 		}
 	}
 	if _, err := ReadCSV(strings.NewReader("a,b\n")); err == nil {

@@ -114,6 +114,14 @@ type Result struct {
 	Rows     []Row    `json:"rows_measured,omitempty"`
 	Notes    []string `json:"notes,omitempty"`
 	GPUErr   error    `json:"-"` // why the GPU did not run although asked for
+
+	// The seconds of what no row alone needed (the rows' setup_s and run_s
+	// have the rest): the matrix in CSR order; the device opened, the
+	// kernels loaded (the driver compiles their PTX) and the copy measured;
+	// the matrix and x uploaded in every precision.
+	MatrixSeconds float64 `json:"matrix_s,omitempty"`
+	DeviceSeconds float64 `json:"device_s,omitempty"`
+	UploadSeconds float64 `json:"upload_s,omitempty"`
 }
 
 // Failed lists the rows whose result disagrees with the reference.
@@ -163,12 +171,14 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 			return nil, err
 		}
 	}
+	t0 := time.Now()
 	m, err := NewMatrix(cfg.Matrix)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Input: cfg.Input, NRows: m.NRows, NCols: m.NCols, NNZ: m.NNZ(),
-		best: map[string]float64{}, bestCS: map[string]float64{}, planned: cfg.planned()}
+		best: map[string]float64{}, bestCS: map[string]float64{}, planned: cfg.planned(),
+		MatrixSeconds: time.Since(t0).Seconds()}
 	x := randomX(m.NCols, cfg.Seed)
 
 	// The reference of every precision, and the CPU CSR rows.
@@ -200,6 +210,7 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 
 	// The GPU: device, copy ceiling, matrix upload per precision.
 	var dev *gpu.Device
+	t0 = time.Now()
 	switch {
 	case !cfg.GPU:
 		res.GPU = "not run (no --gpu)"
@@ -233,11 +244,13 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 			return nil, err
 		}
 		res.CopyGBps = bw / 1e9
+		res.DeviceSeconds = time.Since(t0).Seconds()
 		cfg.progressf("device %s: copy of %d MiB in %.1f us: %.0f GB/s (read + write)", res.GPU, cfg.CopyBytes>>20, micros(t.Median), res.CopyGBps)
 		for _, pc := range precs {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
+			t0 := time.Now()
 			sp, err := NewSpMV(dev, m, pc.p)
 			if err != nil {
 				return nil, err
@@ -246,6 +259,7 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 			if err := sp.SetX(x); err != nil {
 				return nil, err
 			}
+			res.UploadSeconds += time.Since(t0).Seconds()
 			pc.sp = sp
 			// cuSPARSE first: every later row's speedup is final when emitted.
 			plain := slices.DeleteFunc(slices.Clone(cfg.Kernels), Kernel.UsesSchedule)

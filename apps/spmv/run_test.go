@@ -75,6 +75,14 @@ func TestRunSpMVOnTheCPU(t *testing.T) {
 		if r.Speedup != 0 || r.CopyFraction != 0 {
 			t.Errorf("a CPU row with GPU columns: %+v", r)
 		}
+		// Every CPU row had its reference or schedule made, and ran;
+		// the schedule's making is on the first precision's row only.
+		if r.RunSeconds <= 0 || (r.SetupSeconds <= 0) != (r.Kernel == "cpu-schedule" && r.Precision != "fp32") {
+			t.Errorf("setup %g s, run %g s: %+v", r.SetupSeconds, r.RunSeconds, r)
+		}
+	}
+	if res.MatrixSeconds <= 0 || res.DeviceSeconds != 0 || res.UploadSeconds != 0 {
+		t.Errorf("matrix %g s, device %g s, upload %g s: want the matrix's time alone without a device", res.MatrixSeconds, res.DeviceSeconds, res.UploadSeconds)
 	}
 	if len(res.Failed()) != 0 {
 		t.Errorf("failed rows: %+v", res.Failed())

@@ -14,7 +14,10 @@
 #     default and ALG2, COO, sliced ELL, BSR).
 # Writes into OUTDIR: report.md (the goals, a summary per input and precision,
 # every row), speedup.svg and speedup.png (best SPAC kernel over cuSPARSE's
-# best path of all), results.csv, log.txt, and where Nsight Compute works ncu.md: measured L1->L2
+# best path of all), results.csv, log.txt, csv/*.jsonl (each GPU run's rows
+# and result line, with the seconds each step took: setup_s and run_s per
+# row, matrix_s, device_s and upload_s per run), and where Nsight Compute
+# works ncu.md: measured L1->L2
 # sectors and DRAM bytes next to schedule.Traffic's predicted sectors and the
 # minimum-traffic bytes.
 #
@@ -150,12 +153,12 @@ gpu_run() { # input blocks methods tag
   fi
   # shellcheck disable=SC2086 # SPMV_ARGS is a list of words
   timeout "$limit" "$spac" spmv "$input" --gpu -b "$b" --precision "$precisions" --kernels "$methods" --iters "$iters" \
-    --cpu-iters 1 --format csv $SPMV_ARGS >"$out/csv/$n$tag.csv" 2>"$out/csv/$n$tag.err"
+    --cpu-iters 1 --format json $SPMV_ARGS >"$out/csv/$n$tag.jsonl" 2>"$out/csv/$n$tag.err"
   rc=$?
   [ $rc -ne 0 ] && status=1
-  echo "gpu-bench: $(stamp) $input B=$b: exit $rc in $((SECONDS - t0)) s; $(grep -c ',gpu,' "$out/csv/$n$tag.csv") GPU rows" | tee -a "$log" >&2
+  echo "gpu-bench: $(stamp) $input B=$b: exit $rc in $((SECONDS - t0)) s; $(grep -c '"device":"gpu"' "$out/csv/$n$tag.jsonl") GPU rows" | tee -a "$log" >&2
   [ $rc -ne 0 ] && tail -3 "$out/csv/$n$tag.err" | tee -a "$log" >&2
-  [ -s "$out/csv/$n$tag.csv" ] && csvs+=(--merge "$out/csv/$n$tag.csv")
+  [ -s "$out/csv/$n$tag.jsonl" ] && csvs+=(--merge "$out/csv/$n$tag.jsonl")
 }
 # Smallest input first: the GPU works while the large partitions run.
 order=()
@@ -203,7 +206,7 @@ done
   echo "# on the GPU machine ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)), $(date -u +%Y-%m-%d)"
   echo "BLOCKS=$blocks PRECISIONS=$precisions ITERS=$iters scripts/gpu-bench.sh $out ${*:-}"
   echo "# per input:"
-  echo "$spac spmv INPUT --gpu -b $blocks --precision $precisions --iters $iters --cpu-iters 1 --format csv"
+  echo "$spac spmv INPUT --gpu -b $blocks --precision $precisions --iters $iters --cpu-iters 1 --format json"
   echo '```'
   echo
   echo "Schedules: SPAC (METIS through split-and-connect, default options, seed 1), one per block size, built with the"

@@ -124,8 +124,8 @@ func symmetrize(n int, ptr []int64, adj []int32) *csr {
 	// the order within a list is the threads', but it is sorted below.
 	both := make([]int32, cnt[n])
 	fill := slices.Clone(cnt[:n])
-	par.Do((n+symmetrizeRun-1)/symmetrizeRun, func(run int) {
-		for u := run * symmetrizeRun; u < min(n, (run+1)*symmetrizeRun); u++ {
+	par.DoRanges(n, symmetrizeRun, func(lo, hi int) {
+		for u := lo; u < hi; u++ {
 			for _, v := range adj[ptr[u]:ptr[u+1]] {
 				if int(v) != u {
 					both[atomic.AddInt64(&fill[u], 1)-1] = v
@@ -138,8 +138,8 @@ func symmetrize(n int, ptr []int64, adj []int32) *csr {
 	// run of vertices a task), then compact: the write position never
 	// passes the read position.
 	deg := make([]int64, n)
-	par.Do((n+symmetrizeRun-1)/symmetrizeRun, func(run int) {
-		for u := run * symmetrizeRun; u < min(n, (run+1)*symmetrizeRun); u++ {
+	par.DoRanges(n, symmetrizeRun, func(lo, hi int) {
+		for u := lo; u < hi; u++ {
 			l := both[cnt[u]:cnt[u+1]]
 			slices.Sort(l)
 			deg[u] = int64(len(slices.Compact(l)))
@@ -152,8 +152,8 @@ func symmetrize(n int, ptr []int64, adj []int32) *csr {
 		out[u+1] = w
 	}
 	g := &csr{ptr: out, adj: both[:w:w]}
-	par.Do((n+symmetrizeRun-1)/symmetrizeRun, func(run int) {
-		for u := run * symmetrizeRun; u < min(n, (run+1)*symmetrizeRun); u++ {
+	par.DoRanges(n, symmetrizeRun, func(lo, hi int) {
+		for u := lo; u < hi; u++ {
 			slices.SortFunc(g.adj[g.ptr[u]:g.ptr[u+1]], func(a, b int32) int {
 				if da, db := g.deg(a), g.deg(b); da != db {
 					if da < db {

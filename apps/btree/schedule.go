@@ -33,8 +33,8 @@ func endpoints(t *Tree, b *Batch) (u, v []int32) {
 	n := b.Len()
 	u, v = make([]int32, n), make([]int32, n)
 	const chunk = 1 << 14
-	par.Do((n+chunk-1)/chunk, func(c int) {
-		for q := c * chunk; q < min(n, (c+1)*chunk); q++ {
+	par.DoRanges(n, chunk, func(lo, hi int) {
+		for q := lo; q < hi; q++ {
 			u[q], v[q] = ends(t, b, q)
 		}
 	})

@@ -125,27 +125,26 @@ func newD16(m *Matrix, blockSize int, allowWide bool) (*D16, error) {
 	starts := d16Starts(m, blockSize, blocks, aligned)
 	runs := (blocks + d16Run - 1) / d16Run
 	escaped := make([][]int32, runs)
-	type scratch struct{ cols, sample []int32 }
-	par.DoWith(runs, func() *scratch {
-		return &scratch{cols: make([]int32, 0, blockSize), sample: make([]int32, 0, blockSize)}
-	}, func(sc *scratch, run int) {
+	par.DoRanges(blocks, d16Run, func(lo, hi int) {
+		cols, sample := make([]int32, 0, blockSize), make([]int32, 0, blockSize)
 		var esc []int32
-		for b := run * d16Run; b < min(blocks, (run+1)*d16Run); b++ {
+		for b := lo; b < hi; b++ {
 			var row0 int
-			sc.cols, row0 = d.fillBlock(m, b, starts[b], aligned, sc.cols)
+			cols, row0 = d.fillBlock(m, b, starts[b], aligned, cols)
 			d.Meta[8*b+2] = int32(len(esc)) // within the run, for now
-			esc = d.encodeBlock(b, sc.cols, &sc.sample, row0, allowWide, esc)
+			esc = d.encodeBlock(b, cols, &sample, row0, allowWide, esc)
 		}
-		escaped[run] = esc
+		escaped[lo/d16Run] = esc
 	})
 	first := make([]int, runs+1) // each run's first place in Esc
 	for run, esc := range escaped {
 		first[run+1] = first[run] + len(esc)
 	}
 	d.Esc = make([]int32, first[runs])
-	par.Do(runs, func(run int) {
+	par.DoRanges(blocks, d16Run, func(lo, hi int) {
+		run := lo / d16Run
 		copy(d.Esc[first[run]:], escaped[run])
-		for b := run * d16Run; b < min(blocks, (run+1)*d16Run); b++ {
+		for b := lo; b < hi; b++ {
 			d.Meta[8*b+2] += int32(first[run])
 		}
 	})
@@ -440,10 +439,7 @@ func RCMOrdered(m *Matrix) (rcm *Matrix, perm []int32) {
 		ptr[r] = int64(m.RowPtr[r])
 	}
 	perm = order.RCM(n, ptr, m.Col)
-	inv := make([]int32, n)
-	for i, old := range perm {
-		inv[old] = int32(i)
-	}
+	inv := order.Inverse(perm)
 	rcm = &Matrix{Name: m.Name, NRows: n, NCols: n, RowPtr: make([]int32, n+1), Col: make([]int32, m.NNZ()), Val: make([]float64, m.NNZ()),
 		MaxRowNNZ: m.MaxRowNNZ, Duplicates: m.Duplicates}
 	for i, old := range perm {
@@ -455,17 +451,17 @@ func RCMOrdered(m *Matrix) (rcm *Matrix, perm []int32) {
 		col int32
 		val float64
 	}
-	const run = 4096
-	par.DoWith((n+run-1)/run, func() *[]entry { return new([]entry) }, func(row *[]entry, r int) {
-		for i := r * run; i < min(n, (r+1)*run); i++ {
+	par.DoRanges(n, 4096, func(lo, hi int) {
+		var row []entry
+		for i := lo; i < hi; i++ {
 			old := perm[i]
-			*row = (*row)[:0]
+			row = row[:0]
 			for e := m.RowPtr[old]; e < m.RowPtr[old+1]; e++ {
-				*row = append(*row, entry{inv[m.Col[e]], m.Val[e]})
+				row = append(row, entry{inv[m.Col[e]], m.Val[e]})
 			}
-			slices.SortStableFunc(*row, func(a, b entry) int { return int(a.col - b.col) })
+			slices.SortStableFunc(row, func(a, b entry) int { return int(a.col - b.col) })
 			at := rcm.RowPtr[i]
-			for k, en := range *row {
+			for k, en := range row {
 				rcm.Col[int(at)+k], rcm.Val[int(at)+k] = en.col, en.val
 			}
 		}

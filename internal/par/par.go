@@ -21,6 +21,13 @@ func Do(tasks int, f func(task int)) {
 	DoWith(tasks, func() struct{} { return struct{}{} }, func(_ struct{}, t int) { f(t) })
 }
 
+// DoRanges runs f(lo, hi) over [0, n) cut into ranges of size indices (the
+// last one shorter), each range a task of Do: for loops whose iterations
+// are too small to be tasks one by one.
+func DoRanges(n, size int, f func(lo, hi int)) {
+	Do((n+size-1)/size, func(t int) { f(t*size, min(n, (t+1)*size)) })
+}
+
 // DoWith is Do with scratch: every worker gets scratch() once and passes it
 // to each of its tasks, which it takes in increasing order.
 func DoWith[S any](tasks int, scratch func() S, f func(s S, task int)) {

@@ -8,7 +8,7 @@
 #     shared memory (spac-smem) and through the read-only cache (spac-ldg),
 #     four tasks per thread (-x4), spac-seg (precomputed rows, uint16 x) and
 #     spac-seg8 (eight tasks per thread, row starts in the x addresses),
-#     against csr-scalar, csr-vector, coo-atomic, csr-d16 (CSR's order, 16-bit
+#     spac-d16 (csr-d16's format over the schedule's parts), against csr-scalar, csr-vector, coo-atomic, csr-d16 (CSR's order, 16-bit
 #     column offsets) with its orders of its own (csr-d16-hot: columns by
 #     degree; csr-d16-rcm: reverse Cuthill-McKee) and every cuSPARSE path (CSR
 #     default and ALG2, COO, sliced ELL, BSR).
@@ -16,7 +16,7 @@
 # every row), speedup.svg and speedup.png (best SPAC kernel over cuSPARSE's
 # best path of all), results.csv, log.txt, csv/*.jsonl (each GPU run's rows
 # and result line, with the seconds each step took: setup_s and run_s per
-# row, matrix_s, device_s and upload_s per run), and where Nsight Compute
+# row, input_s, matrix_s, device_s, upload_s and wall_s per run), and where Nsight Compute
 # works ncu.md: measured L1->L2
 # sectors and DRAM bytes next to schedule.Traffic's predicted sectors and the
 # minimum-traffic bytes.
@@ -36,7 +36,8 @@
 #   INPUTs default to gen:PRESET for the eight presets and $MATRICES/*.gz.
 # Env: SPAC (bin/gpu/spac), MATRICES (.kit/matrices, else ../shared/matrices),
 #      BLOCKS (256,512,1024), PRECISIONS (fp32,fp64), ITERS (50), JOBS (cores/2),
-#      NCU (auto: when ncu runs; 0 or 1), NCU_INPUTS (default below), NCU_BLOCK (1024),
+#      NCU (auto: when ncu runs and no INPUT is named, or NCU_INPUTS is set;
+#      0 or 1), NCU_INPUTS (default below), NCU_BLOCK (1024),
 #      NCU_GROUPS (the kernel lists profiled together, space-separated),
 #      SPAC_CACHE_DIR (/tmp/spac-bench-cache), SPAC_CACHE_MAX_SIZE (48GiB: every
 #      schedule of the suite, some 30 bytes a nonzero each, must stay cached
@@ -114,7 +115,7 @@ deadline=${DEADLINE:-0}   # seconds from the start after which no GPU run starts
 # The kernels of each GPU run; those that depend on the block size run again
 # for each block size whose schedule arrives later. Without a spac-* kernel
 # nothing needs a schedule, and nothing is partitioned.
-all=${KERNELS:-csr-scalar,csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell,cusparse-bsr}
+all=${KERNELS:-csr-scalar,csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8,spac-d16,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell,cusparse-bsr}
 perblock=$(tr , '\n' <<<"$all" | grep -v '^cusparse-' | paste -sd, -)
 schedules=1
 tr , '\n' <<<"$all" | grep -q '^spac-' || schedules=0
@@ -204,31 +205,47 @@ done
   echo
   echo '```sh'
   echo "# on the GPU machine ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)), $(date -u +%Y-%m-%d)"
-  echo "BLOCKS=$blocks PRECISIONS=$precisions ITERS=$iters scripts/gpu-bench.sh $out ${*:-}"
+  # Every setting that changes what runs, so that the lines reproduce it.
+  recipe="BLOCKS=$blocks PRECISIONS=$precisions ITERS=$iters"
+  [ -n "${KERNELS:-}" ] && recipe+=" KERNELS=$KERNELS"
+  [ -n "$SPMV_ARGS" ] && recipe+=" SPMV_ARGS='$SPMV_ARGS'"
+  echo "$recipe scripts/gpu-bench.sh $out ${*:-}"
   echo "# per input:"
-  echo "$spac spmv INPUT --gpu -b $blocks --precision $precisions --iters $iters --cpu-iters 1 --format json"
+  echo "$spac spmv INPUT --gpu -b $blocks --precision $precisions --kernels $all --iters $iters --cpu-iters 1 --format json${SPMV_ARGS:+ $SPMV_ARGS}"
   echo '```'
   echo
-  echo "Schedules: SPAC (METIS through split-and-connect, default options, seed 1), one per block size, built with the"
-  echo "48 KiB shared-memory budget and auto overflow policy. Times do not include partitioning (see log.txt)."
+  if [ $schedules = 1 ]; then
+    echo "Schedules: SPAC (METIS through split-and-connect, default options, seed 1), one per block size, built with the"
+    echo "48 KiB shared-memory budget and auto overflow policy. Times do not include partitioning (see log.txt)."
+  else
+    echo "No kernel of this run takes a schedule: nothing was partitioned."
+  fi
   if grep -qE "not run|FAILED" "$log"; then
     echo
     echo "Not run in this call:"
     echo
     grep -E "not run|FAILED" "$log" | sed 's/^gpu-bench: [0-9:]* /- /; s/^FAILED/- FAILED/'
   fi
-  echo
-  echo "Partition times (CPU, on the GPU machine, JOBS=$jobs at a time):"
-  echo
-  grep -E "^partitioned" "$log" | sed 's/^/- /'
+  if grep -qE "^partitioned" "$log"; then
+    echo
+    echo "Partition times (CPU, on the GPU machine, JOBS=$jobs at a time):"
+    echo
+    grep -E "^partitioned" "$log" | sed 's/^/- /'
+  fi
 
 } >>"$out/report.md"
 
 fi
 
 # 3. Counters, where Nsight Compute works.
+# Named INPUTs (a run of a few large inputs, say) skip the default inputs'
+# counters unless asked for: they would profile other matrices.
 ncu_ok=0
-if [ "${NCU:-auto}" != 0 ] && command -v ncu >/dev/null 2>&1; then
+ncu_mode=${NCU:-auto}
+if [ "$ncu_mode" = auto ] && [ $# -gt 0 ] && [ -z "${NCU_INPUTS:-}" ]; then
+  ncu_mode=0
+fi
+if [ "$ncu_mode" != 0 ] && command -v ncu >/dev/null 2>&1; then
   ncu_ok=1
 fi
 if [ $ncu_ok = 1 ]; then
@@ -243,7 +260,7 @@ if [ $ncu_ok = 1 ]; then
   metrics+=,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
   metrics+=,smsp__cycles_active.avg.pct_of_peak_sustained_elapsed
   mkdir -p "$out/ncu"
-  groups=(${NCU_GROUPS:-csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8 cusparse-csr cusparse-csr-alg2 cusparse-coo cusparse-sell})
+  groups=(${NCU_GROUPS:-csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8,spac-d16 cusparse-csr cusparse-csr-alg2 cusparse-coo cusparse-sell})
   for input in "${ncu_inputs[@]}"; do
     n=$(name "$input")
     # Its schedule may still be in the making (NCU_ONLY: counters as soon as
@@ -374,7 +391,7 @@ PY
     { echo; cat "$out/ncu.md"; } >>"$out/report.md"
   fi
 else
-  echo "gpu-bench: Nsight Compute (ncu) not found or NCU=0: no counters" | tee -a "$log" >&2
+  echo "gpu-bench: no counters (Nsight Compute not found, NCU=0, or INPUTs named without NCU=1 or NCU_INPUTS)" | tee -a "$log" >&2
 fi
 echo "gpu-bench: $(stamp) wrote $out/report.md" | tee -a "$log" >&2
 exit $status

@@ -330,6 +330,8 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		err = s.d16HotOp(op, blockSize)
 	case CSRD16RCM:
 		err = s.d16RCMOp(op, blockSize)
+	case SPACD16:
+		err = s.spacD16Op(op, sched)
 	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF:
 		a := sched.a
 		if k.IsSeg() && a.Desc == nil {
@@ -393,7 +395,7 @@ func (s *SpMV) d16Op(op *Op, blockSize int) error {
 	if err != nil {
 		return err
 	}
-	if err := s.addD16(op, d, s.x, s.y); err != nil {
+	if err := s.addD16(op, d, nil, s.x, s.y); err != nil {
 		freeAll(op.bufs)
 		return err
 	}
@@ -424,6 +426,28 @@ func (s *SpMV) d16RCMOp(op *Op, blockSize int) error {
 		return err
 	}
 	return s.addD16Ordered(op, d, perm, true, "csr-d16-rcm")
+}
+
+// spacD16Op builds spac-d16: csr-d16's format over the schedule's
+// blocks (NewSPACD16), storing into y through its row map.
+func (s *SpMV) spacD16Op(op *Op, sched *DeviceSchedule) (err error) {
+	d, rowMap, err := NewSPACD16(sched.a)
+	if err != nil {
+		return err
+	}
+	var mapBuf *gpu.Buffer
+	send(&err, &mapBuf, s.d, nil, rowMap, "spac-d16 row map")
+	op.bufs = append(op.bufs, mapBuf)
+	if err == nil {
+		err = s.addD16(op, d, mapBuf, s.x, s.y)
+	}
+	if err != nil {
+		freeAll(op.bufs)
+		return err
+	}
+	op.sched = sched
+	op.FormatBytes += 4 * int64(len(rowMap))
+	return nil
 }
 
 // addD16Ordered adds the steps of d, a csr-d16 format of the matrix whose
@@ -457,7 +481,7 @@ func (s *SpMV) addD16Ordered(op *Op, d *D16, from []int32, scatter bool, name st
 		return err
 	}
 	op.steps = append(op.steps, gather.Run)
-	if err = s.addD16(op, d, xp, yp); err != nil {
+	if err = s.addD16(op, d, nil, xp, yp); err != nil {
 		return err
 	}
 	if scatter {
@@ -472,8 +496,10 @@ func (s *SpMV) addD16Ordered(op *Op, d *D16, from []int32, scatter bool, name st
 }
 
 // addD16 uploads d into op's own buffers and adds its steps: the rows
-// that cross blocks cleared, then the kernel, gathering from x into y.
-func (s *SpMV) addD16(op *Op, d *D16, x, y *gpu.Buffer) (err error) {
+// that cross blocks cleared, then the kernel, gathering from x into y;
+// with a row map (spac-d16), the kernel stores its row i into y's row
+// rowMap[i].
+func (s *SpMV) addD16(op *Op, d *D16, rowMap, x, y *gpu.Buffer) (err error) {
 	var meta, val, off, high, starts, esc, zero *gpu.Buffer
 	send(&err, &meta, s.d, nil, d.Meta, "csr-d16 block data")
 	if err == nil {
@@ -494,11 +520,15 @@ func (s *SpMV) addD16(op *Op, d *D16, x, y *gpu.Buffer) (err error) {
 	op.Blocks, op.Threads = d.Blocks, d.BlockSize/d16Slots
 	op.FormatBytes = d.FormatBytes(s.p)
 	entry := CSRD16.entryBase()
+	args := []uint64{gpu.Ptr(meta), gpu.Ptr(val), gpu.Ptr(off), gpu.Ptr(high), gpu.Ptr(starts), gpu.Ptr(esc)}
+	if rowMap != nil {
+		entry = SPACD16.entryBase()
+		args = append(args, gpu.Ptr(rowMap))
+	}
 	if d.wideBlocks > 0 {
 		entry += "_wide" // a matrix of mostly wide blocks
 	}
-	l, err := s.mod.Launch(entryName(entry, s.p), d.Blocks, op.Threads, 0,
-		gpu.Ptr(meta), gpu.Ptr(val), gpu.Ptr(off), gpu.Ptr(high), gpu.Ptr(starts), gpu.Ptr(esc), gpu.Ptr(x), gpu.Ptr(y))
+	l, err := s.mod.Launch(entryName(entry, s.p), d.Blocks, op.Threads, 0, append(args, gpu.Ptr(x), gpu.Ptr(y))...)
 	if err != nil {
 		return err
 	}
@@ -621,7 +651,13 @@ func (s *SpMV) Drop(ds *DeviceSchedule) error {
 	if err := s.d.Sync("dropping a schedule"); err != nil {
 		return err
 	}
-	s.ops = slices.DeleteFunc(s.ops, func(op *Op) bool { return op.sched == ds })
+	s.ops = slices.DeleteFunc(s.ops, func(op *Op) bool {
+		if op.sched != ds {
+			return false
+		}
+		freeAll(op.bufs) // spac-d16's format, built from the schedule
+		return true
+	})
 	s.scheds = slices.DeleteFunc(s.scheds, func(x *DeviceSchedule) bool { return x == ds })
 	ds.free()
 	return nil

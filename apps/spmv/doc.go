@@ -46,6 +46,12 @@
 //     gathers x into that order and scatters y back, two more launches.
 //     For a matrix given in an order without locality (a mesh numbered at
 //     random), where the gathers of x miss every cache.
+//   - spac-d16: csr-d16's format and kernel over a SPAC schedule
+//     (NewSPACD16): each part's rows, in the schedule's order, are rows of
+//     their own, so a thread block multiplies one part and gathers the few
+//     columns SPAC gave it through the L1, with 16-bit offsets and nothing
+//     staged; its rows are stored into y through the schedule's row list
+//     (4 bytes a row), with atomicAdd for the rows other parts share.
 //   - spac-smem: the SPAC schedule (package schedule), a thread per task:
 //     block b runs part b; it stages its unique x in shared memory,
 //     accumulates its rows in shared memory (a thread's run of equal rows,

@@ -123,9 +123,9 @@ func TestKernelsAgreeWithReference(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						for _, k := range []Kernel{SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF} {
+						for _, k := range []Kernel{SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16} {
 							op, err := sp.Op(k, b, ds)
-							if (k.StagesX() && !a.XStaged) || b/k.TasksPerThread() < 32 || (k.IsSeg() && a.Desc == nil) || (k.IsSeg8() && b%256 != 0) {
+							if (k.StagesX() && !a.XStaged) || b/k.TasksPerThread() < 32 || (k.IsSeg() && a.Desc == nil) || ((k.IsSeg8() || k == SPACD16) && b%256 != 0) {
 								if !errors.Is(err, ErrUnsupported) {
 									t.Errorf("%s B=%d on schedule %s (x staged: %v): %v, want ErrUnsupported", k, b, name, a.XStaged, err)
 								}
@@ -198,7 +198,7 @@ func TestNoEntries(t *testing.T) {
 // repetitions is still right (nothing accumulates across runs).
 func TestTimingAndRepeat(t *testing.T) {
 	sp, ds, ref, abs := bandedSpMV(t, 4)
-	for _, k := range []Kernel{COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF} {
+	for _, k := range []Kernel{COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16} {
 		op, err := sp.Op(k, 256, ds)
 		if err != nil {
 			t.Fatal(err)

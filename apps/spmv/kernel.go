@@ -41,6 +41,7 @@ const (
 	SPACSeg8LB      Kernel = "spac-seg8-lb"
 	SPACSeg8PF      Kernel = "spac-seg8-pf"
 	SPACSeg8LBPF    Kernel = "spac-seg8-lbpf"
+	SPACD16         Kernel = "spac-d16"
 	CuSPARSECSR     Kernel = "cusparse-csr"
 	CuSPARSECSRAlg2 Kernel = "cusparse-csr-alg2"
 	CuSPARSECOO     Kernel = "cusparse-coo"
@@ -51,7 +52,7 @@ const (
 // kernels names every kernel, in the order tables show them.
 var kernels = func() *enum.Table[Kernel] {
 	all := []Kernel{CSRScalar, CSRVector, COOAtomic, CSRD16, CSRD16Hot, CSRD16RCM, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8,
-		SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
+		SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
 	names := make([]enum.Name[Kernel], len(all))
 	for i, k := range all {
 		names[i] = enum.Name[Kernel]{Value: k, Name: string(k)}
@@ -89,10 +90,10 @@ func (k Kernel) ReadOnlyVariant() Kernel {
 // TasksPerThread is how many consecutive tasks of a schedule one thread of
 // a SPAC kernel runs: 1 (a thread per task, the paper's mapping) or 4 (the
 // -x4 kernels: a block of B tasks has B/4 threads, which load 16 bytes at a
-// time) or 8 (spac-seg8: B/8 threads).
+// time) or 8 (spac-seg8 and spac-d16: B/8 threads).
 func (k Kernel) TasksPerThread() int {
 	switch {
-	case k.IsSeg8():
+	case k.IsSeg8() || k == SPACD16:
 		return seg8Slots
 	case k == SPACSharedX4 || k == SPACReadOnlyX4 || k.IsSeg():
 		return 4

@@ -122,6 +122,13 @@ type Result struct {
 	MatrixSeconds float64 `json:"matrix_s,omitempty"`
 	DeviceSeconds float64 `json:"device_s,omitempty"`
 	UploadSeconds float64 `json:"upload_s,omitempty"`
+
+	// Set by the caller, around RunSpMV: the input read or generated (and
+	// renumbered, or reordered), and RunSpMV's own wall time, the device
+	// released included. What wall_s has beyond the other seconds is
+	// work no row or step above accounts for.
+	InputSeconds float64 `json:"input_s,omitempty"`
+	WallSeconds  float64 `json:"wall_s,omitempty"`
 }
 
 // Failed lists the rows whose result disagrees with the reference.

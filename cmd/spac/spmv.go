@@ -95,7 +95,10 @@ uint16 per task that holds the x address and whether the task starts a
 row: no descriptor; block sizes that are multiples of 256), with its
 variants spac-seg8-lb (registers capped for more resident blocks),
 spac-seg8-pf (each block prefetches a later block's slots into the L2)
-and spac-seg8-lbpf (both); cuSPARSE: cusparse-csr (default algorithm),
+and spac-seg8-lbpf (both), spac-d16 (csr-d16's format over the SPAC
+schedule: a thread block per part, its rows stored through the
+schedule's row list, nothing staged; block sizes 256, 512, 768, 1024);
+cuSPARSE: cusparse-csr (default algorithm),
 cusparse-csr-alg2, cusparse-coo, cusparse-sell (sliced ELL, 32 rows a
 slice) and cusparse-bsr (the block size of 2 to 8 that stores the fewest
 bytes), the last two where their padding stays under 3x the nonzeros.
@@ -368,16 +371,19 @@ func spmvOne(c *cobra.Command, path string, f *spmvFlags, st *spmvSetup, prog *p
 		s, _, err := pipeline.Schedule(ctx, in, pc, sopts, cache, prog)
 		return s, err
 	}
+	inputSeconds := time.Since(start).Seconds()
 	cfg := spmv.SpMVConfig{
 		Input: label, Matrix: used, Precisions: st.precisions, BlockSizes: st.blockSizes,
 		Kernels: st.kernels, Methods: st.names, Schedule: schedFn, GPU: f.useGPU, Device: f.device,
 		Warmup: f.warmup, Iters: f.iters, CPUIters: f.cpuIters, Seed: f.pf.seed, Progress: prog.Writer(),
 		Emit: emit, Budget: f.timeBudget,
 	}
+	t0 := time.Now()
 	res, err := spmv.RunSpMV(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
+	res.InputSeconds, res.WallSeconds = inputSeconds, time.Since(t0).Seconds()
 	out := []*spmv.Result{res}
 	if len(st.orders) == 0 {
 		return out, nil
@@ -392,12 +398,15 @@ func spmvOne(c *cobra.Command, path string, f *spmvFlags, st *spmvSetup, prog *p
 		if err != nil {
 			return nil, fmt.Errorf("%s, --reorder %s: %w", label, o, err)
 		}
-		prog.Printf("%s: %s order in %.1f s", label, o, time.Since(t0).Seconds())
 		cfg.Input, cfg.Matrix = label+"~"+o, permuted(used, rows, cols)
+		orderSeconds := time.Since(t0).Seconds()
+		prog.Printf("%s: %s order in %.1f s", label, o, orderSeconds)
+		t0 = time.Now()
 		r, err := spmv.RunSpMV(ctx, cfg)
 		if err != nil {
 			return nil, err
 		}
+		r.InputSeconds, r.WallSeconds = orderSeconds, time.Since(t0).Seconds()
 		out = append(out, r)
 	}
 	return out, nil

@@ -103,6 +103,14 @@ func TestSpMVCommandFormatsAndReport(t *testing.T) {
 		}
 		if v["type"] == "result" {
 			results = append(results, v["input"].(string))
+			// Every result says how long its input took and its own run, which
+			// holds the steps it itemizes.
+			in, _ := v["input_s"].(float64)
+			wall, _ := v["wall_s"].(float64)
+			parts, _ := v["matrix_s"].(float64)
+			if in <= 0 || wall <= 0 || parts > wall {
+				t.Errorf("json line %d: input_s %v, wall_s %v, matrix_s %v: want input_s > 0 and matrix_s <= wall_s", i, v["input_s"], v["wall_s"], v["matrix_s"])
+			}
 		} else if v["type"] != "row" {
 			t.Errorf("json line %d: type %v", i, v["type"])
 		}

@@ -652,13 +652,17 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
 // 0xffffff is a slot without an entry. Rows are consecutive: local row r is
 // global row0 + r (an empty row has its slot), stored once per block with
 // seg8_sums, by atomicAdd where the row crosses the block's first or last
-// slot (the host cleared those rows), plainly elsewhere.
-template <typename T, bool WIDE>
+// slot (the host cleared those rows), plainly elsewhere. spac-d16 (MAPPED)
+// runs the same format over a SPAC schedule's rows, block by block: its
+// row row0 + r is an index into row_map, which holds the row of y, with
+// bit 31 set where other blocks add to it too (atomicAdd; cleared first).
+template <typename T, bool WIDE, bool MAPPED>
 __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* __restrict__ val,
                                         const unsigned short* __restrict__ delta,
                                         const unsigned char* __restrict__ high,
                                         const unsigned char* __restrict__ row_starts, const int* __restrict__ esc,
-                                        const T* __restrict__ x, T* __restrict__ y) {
+                                        const int* __restrict__ row_map, const T* __restrict__ x,
+                                        T* __restrict__ y) {
     const int t = threadIdx.x;
     const int lane = t & 31, w = t >> 5;
     const size_t thread = (size_t)blockIdx.x * blockDim.x + t;
@@ -722,8 +726,15 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
     const int row0 = (before & 0xffff) + (int)(f & 1u) - 1;  // the local row of the first slot
     const int last = m2.x >> 3;                              // the block's last local row
     seg8_sums(v, xv, f, row0, m.w, [&](int r, T s) {
-        T* const p = y + (m.x + r);
-        if ((r == 0 && (m2.x & 1)) || (r == last && (m2.x & 2))) {
+        int to = m.x + r;
+        bool add = (r == 0 && (m2.x & 1)) || (r == last && (m2.x & 2));
+        if constexpr (MAPPED) {
+            const int g = __ldg(&row_map[to]);
+            to = g & 0x7fffffff;
+            add |= g < 0;
+        }
+        T* const p = y + to;
+        if (add) {
             atomicAdd(p, s);
         } else {
             *p = s;
@@ -802,13 +813,25 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
     extern "C" __global__ void __launch_bounds__(128)                                                                \
         spmv_csr_d16_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta, const unsigned char* high,  \
                               const unsigned char* row_starts, const int* esc, const T* x, T* y) {                   \
-        csr_d16<T, false>(meta, val, delta, high, row_starts, esc, x, y);                                            \
+        csr_d16<T, false, false>(meta, val, delta, high, row_starts, esc, nullptr, x, y);                            \
     }                                                                                                                \
     extern "C" __global__ void __launch_bounds__(128, D16_BLOCKS_##SUFFIX)                                           \
         spmv_csr_d16_wide_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta,                      \
                                    const unsigned char* high, const unsigned char* row_starts, const int* esc,       \
                                    const T* x, T* y) {                                                               \
-        csr_d16<T, true>(meta, val, delta, high, row_starts, esc, x, y);                                             \
+        csr_d16<T, true, false>(meta, val, delta, high, row_starts, esc, nullptr, x, y);                             \
+    }                                                                                                                \
+    extern "C" __global__ void __launch_bounds__(128)                                                                \
+        spmv_spac_d16_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta, const unsigned char* high, \
+                               const unsigned char* row_starts, const int* esc, const int* row_map, const T* x,      \
+                               T* y) {                                                                               \
+        csr_d16<T, false, true>(meta, val, delta, high, row_starts, esc, row_map, x, y);                             \
+    }                                                                                                                \
+    extern "C" __global__ void __launch_bounds__(128, D16_BLOCKS_##SUFFIX)                                           \
+        spmv_spac_d16_wide_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta,                     \
+                                    const unsigned char* high, const unsigned char* row_starts, const int* esc,      \
+                                    const int* row_map, const T* x, T* y) {                                          \
+        csr_d16<T, true, true>(meta, val, delta, high, row_starts, esc, row_map, x, y);                              \
     }                                                                                                                \
     SPAC_KERNEL(T, SUFFIX, smem, true, 1)                                                                            \
     SPAC_KERNEL(T, SUFFIX, ldg, false, 1)                                                                            \

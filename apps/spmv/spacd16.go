@@ -1,0 +1,70 @@
+package spmv
+
+import (
+	"fmt"
+	"slices"
+)
+
+// NewSPACD16 builds spac-d16's format: csr-d16's (d16.go) over the blocks
+// of a SPAC schedule instead of CSR's rows. Each block's rows (its unique
+// y, whose tasks the schedule keeps together and sorted) become rows of
+// their own, numbered block after block, so that a thread block of the
+// kernel multiplies one part of the partition: the few columns SPAC gave
+// that part, read through the L1 as csr-d16 reads them, with 16-bit
+// offsets from a block base, and nothing staged. Such a row is the
+// schedule's row rowMap[i] & 0x7fffffff of y; bit 31 is set where other
+// parts add to the same row (the kernel adds atomically).
+//
+// ZeroRows of the result are rows of y: those the schedule does not store
+// with a plain write (shared between parts, or in none) and those of a
+// part whose run crosses one of the format's block boundaries (a part
+// that did not fill its block lets the next one begin in it).
+func NewSPACD16(a *ScheduleArrays) (d *D16, rowMap []int32, err error) {
+	if len(a.YLocal) != a.Blocks*a.BlockSize || len(a.YOffsets) != a.Blocks+1 {
+		return nil, nil, fmt.Errorf("spac-d16: schedule %s: inconsistent array lengths", a.Label)
+	}
+	rows := len(a.YUnique)
+	m := &Matrix{Name: a.Label, NRows: rows, NCols: a.NCols, RowPtr: make([]int32, rows+1),
+		Row: make([]int32, 0, a.NNZ), Col: make([]int32, 0, a.NNZ), Val: make([]float64, 0, a.NNZ)}
+	for b := range a.Blocks {
+		y0 := a.YOffsets[b]
+		for t := range a.BlockSize {
+			slot := b*a.BlockSize + t
+			yl := a.YLocal[slot]
+			if yl == PaddingSlot {
+				break // a block's tasks come first, sorted by row
+			}
+			r := y0 + int32(yl)
+			m.RowPtr[r+1]++
+			m.Row = append(m.Row, r)
+			m.Col = append(m.Col, a.Col[slot])
+			m.Val = append(m.Val, a.Val[slot])
+		}
+	}
+	for r := range rows {
+		m.MaxRowNNZ = max(m.MaxRowNNZ, int(m.RowPtr[r+1]))
+		m.RowPtr[r+1] += m.RowPtr[r]
+	}
+	if int(m.RowPtr[rows]) != a.NNZ {
+		return nil, nil, fmt.Errorf("spac-d16: schedule %s holds %d tasks, the matrix %d entries", a.Label, m.RowPtr[rows], a.NNZ)
+	}
+	if d, err = NewD16(m, a.BlockSize); err != nil {
+		return nil, nil, fmt.Errorf("spac-d16 (csr-d16's format over the schedule's rows): %w", err)
+	}
+	rowMap = make([]int32, rows)
+	for i, r := range a.YUnique {
+		rowMap[i] = r
+		if a.YShared[i] != 0 {
+			rowMap[i] |= -1 << 31
+		}
+	}
+	// The format's own shared rows (none where its blocks are cut at rows,
+	// d16Layout) are rows of the schedule's numbering: cleared as y's rows.
+	zero := slices.Clone(a.ZeroRows)
+	for _, r := range d.ZeroRows {
+		zero = append(zero, a.YUnique[r])
+	}
+	slices.Sort(zero)
+	d.ZeroRows = slices.Compact(zero)
+	return d, rowMap, nil
+}

@@ -11,11 +11,14 @@ package matrices
 // that tens of millions of entries are cheap.
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/spac-gpu/spac/internal/par"
 )
 
 // maxGenEntries caps the entries a generator will build. Past it the
@@ -36,6 +39,57 @@ const (
 
 func genRand(seed int64, stream uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(seed), stream))
+}
+
+// genRandAt is genRand(seed, stream) after n draws, reached in O(log n)
+// steps: the parts of a generator that draw a known number of values each
+// run in parallel and still give the serial stream's output.
+func genRandAt(seed int64, stream uint64, n uint64) *rand.Rand {
+	src := rand.NewPCG(uint64(seed), stream)
+	if n > 0 {
+		pcgAdvance(src, n)
+	}
+	return rand.New(src)
+}
+
+// pcgAdvance moves p n draws ahead. A draw of math/rand/v2's PCG is one
+// step of the 128-bit LCG state = state*mul + inc (mod 2^128); n steps are
+// state*M + C with M = mul^n and C = inc*(mul^(n-1) + ... + 1), which
+// squaring computes a bit of n at a time (Brown, "Random number generation
+// with arbitrary strides", 1994). The state is read and written through
+// PCG's binary form ("pcg:", then the high and low words, big-endian);
+// TestPCGAdvance checks the result against stepping.
+func pcgAdvance(p *rand.PCG, n uint64) {
+	type u128 struct{ hi, lo uint64 }
+	mul := func(a, b u128) u128 {
+		hi, lo := bits.Mul64(a.lo, b.lo)
+		return u128{hi + a.hi*b.lo + a.lo*b.hi, lo}
+	}
+	add := func(a, b u128) u128 {
+		lo, c := bits.Add64(a.lo, b.lo, 0)
+		hi, _ := bits.Add64(a.hi, b.hi, c)
+		return u128{hi, lo}
+	}
+	// math/rand/v2's multiplier and increment.
+	curMul := u128{2549297995355413924, 4865540595714422341}
+	curInc := u128{6364136223846793005, 1442695040888963407}
+	accMul, accInc := u128{0, 1}, u128{}
+	for ; n > 0; n >>= 1 {
+		if n&1 != 0 {
+			accMul = mul(accMul, curMul)
+			accInc = add(mul(accInc, curMul), curInc)
+		}
+		curInc = mul(add(curMul, u128{0, 1}), curInc)
+		curMul = mul(curMul, curMul)
+	}
+	b, _ := p.MarshalBinary() // never fails
+	state := u128{binary.BigEndian.Uint64(b[4:12]), binary.BigEndian.Uint64(b[12:20])}
+	state = add(mul(accMul, state), accInc)
+	binary.BigEndian.PutUint64(b[4:12], state.hi)
+	binary.BigEndian.PutUint64(b[12:20], state.lo)
+	if err := p.UnmarshalBinary(b); err != nil {
+		panic("matrices: math/rand/v2's PCG changed its binary form: " + err.Error())
+	}
 }
 
 // genValue draws a value of magnitude in [0.1, 1) with a random sign: never
@@ -86,32 +140,58 @@ func genRadixSort(keys []uint64, nbits int) {
 	passes := (nbits + 10) / 11
 	digit := (nbits + passes - 1) / passes
 	mask := uint64(1)<<digit - 1
-	count := make([]int, 1<<digit)
+	// Each pass is stable and in parallel: runs of the keys count their
+	// digits, a digit's keys go first from the first run, then the second,
+	// and each run scatters its own keys in order.
+	runs := min(par.Workers(len(keys)/genRun+1), 64)
+	size := (len(keys) + runs - 1) / runs
+	count := make([][]int, runs)
+	for i := range count {
+		count[i] = make([]int, 1<<digit)
+	}
 	buf := make([]uint64, len(keys))
 	src, dst := keys, buf
 	for shift := 0; shift < nbits; shift += digit {
-		clear(count)
-		for _, k := range src {
-			count[(k>>shift)&mask]++
-		}
-		if count[(src[0]>>shift)&mask] == len(src) {
+		par.Do(runs, func(i int) {
+			c := count[i]
+			clear(c)
+			for _, k := range src[min(i*size, len(src)):min((i+1)*size, len(src))] {
+				c[(k>>shift)&mask]++
+			}
+		})
+		if d := (src[0] >> shift) & mask; sumDigit(count, d) == len(src) {
 			continue
 		}
 		sum := 0
-		for i, c := range count {
-			count[i] = sum
-			sum += c
+		for d := range 1 << digit {
+			for i := range runs {
+				c := count[i][d]
+				count[i][d] = sum
+				sum += c
+			}
 		}
-		for _, k := range src {
-			d := (k >> shift) & mask
-			dst[count[d]] = k
-			count[d]++
-		}
+		par.Do(runs, func(i int) {
+			c := count[i]
+			for _, k := range src[min(i*size, len(src)):min((i+1)*size, len(src))] {
+				d := (k >> shift) & mask
+				dst[c[d]] = k
+				c[d]++
+			}
+		})
 		src, dst = dst, src
 	}
 	if &src[0] != &keys[0] {
 		copy(keys, src)
 	}
+}
+
+// sumDigit is how many keys of all runs have digit d.
+func sumDigit(count [][]int, d uint64) int {
+	n := 0
+	for _, c := range count {
+		n += c[d]
+	}
+	return n
 }
 
 // genSortUnique sorts keys (below 2^nbits) and drops repeats in place.
@@ -296,43 +376,30 @@ func checkRMAT(scale, edgeFactor int, a, b, c float64) error {
 // d = 1-a-b-c, then duplicates are removed, so the result has somewhat fewer
 // entries than drawn. Self-loops are kept: they are diagonal entries of the
 // matrix. No vertex permutation is applied: the heavy rows and columns sit
-// at small indices. Graph500 uses a=0.57, b=c=0.19.
+// at small indices. Graph500 uses a=0.57, b=c=0.19. The draws, their sort
+// and the values run on every core; the matrix depends on the seed alone.
 func RMAT(scale, edgeFactor int, a, b, c float64, seed int64) (*COO, error) {
 	if err := checkRMAT(scale, edgeFactor, a, b, c); err != nil {
 		return nil, err
 	}
-	r := genRand(seed, streamRMAT)
 	n := 1 << scale
 	draws := edgeFactor * n
+	// Each edge takes one Uint64 for two levels; the values come after all
+	// the edges, one Uint64 each. Runs of edges and of values start their
+	// stream where the serial loop would be, so the output does not depend
+	// on the cores.
+	perEdge := uint64(scale+1) / 2
 	// Quadrant thresholds on 32-bit draws: each Uint64 serves two levels.
 	ta := uint64(a * (1 << 32))
 	tb := uint64((a + b) * (1 << 32))
 	tc := uint64(math.Min(a+b+c, 1) * (1 << 32))
 	keys := make([]uint64, draws)
-	for e := range keys {
-		var row, col uint64
-		var u uint64
-		for l := 0; l < scale; l++ {
-			if l&1 == 0 {
-				u = r.Uint64()
-			} else {
-				u >>= 32
-			}
-			x := u & (1<<32 - 1)
-			bit := uint64(1) << l
-			switch {
-			case x < ta:
-			case x < tb:
-				col |= bit
-			case x < tc:
-				row |= bit
-			default:
-				row |= bit
-				col |= bit
-			}
+	par.DoRanges(draws, genRun, func(lo, hi int) {
+		r := genRandAt(seed, streamRMAT, uint64(lo)*perEdge)
+		for e := lo; e < hi; e++ {
+			keys[e] = rmatEdge(r, scale, ta, tb, tc)
 		}
-		keys[e] = row<<scale | col
-	}
+	})
 	keys = genSortUnique(keys, 2*scale)
 	out := &COO{
 		Name:  fmt.Sprintf("rmat(scale=%d,ef=%d,a=%g,b=%g,c=%g,seed=%d)", scale, edgeFactor, a, b, c, seed),
@@ -340,13 +407,48 @@ func RMAT(scale, edgeFactor int, a, b, c float64, seed int64) (*COO, error) {
 		Row: make([]int32, len(keys)), Col: make([]int32, len(keys)), Val: make([]float64, len(keys)),
 	}
 	mask := uint64(n - 1)
-	for e, k := range keys {
-		out.Row[e] = int32(k >> scale)
-		out.Col[e] = int32(k & mask)
-		out.Val[e] = genValue(r)
-	}
+	par.DoRanges(len(keys), genRun, func(lo, hi int) {
+		r := genRandAt(seed, streamRMAT, uint64(draws)*perEdge+uint64(lo))
+		for e := lo; e < hi; e++ {
+			k := keys[e]
+			out.Row[e] = int32(k >> scale)
+			out.Col[e] = int32(k & mask)
+			out.Val[e] = genValue(r)
+		}
+	})
 	return out, nil
 }
+
+// rmatEdge draws one edge of R-MAT (row<<scale | col): a quadrant per
+// level from the thresholds ta, tb, tc on 32-bit draws, two levels a
+// Uint64.
+func rmatEdge(r *rand.Rand, scale int, ta, tb, tc uint64) uint64 {
+	var row, col, u uint64
+	for l := 0; l < scale; l++ {
+		if l&1 == 0 {
+			u = r.Uint64()
+		} else {
+			u >>= 32
+		}
+		x := u & (1<<32 - 1)
+		bit := uint64(1) << l
+		switch {
+		case x < ta:
+		case x < tb:
+			col |= bit
+		case x < tc:
+			row |= bit
+		default:
+			row |= bit
+			col |= bit
+		}
+	}
+	return row<<scale | col
+}
+
+// genRun is how many edges or values one task of a parallel generator
+// draws: enough to pay for its stream's jump ahead many times over.
+const genRun = 1 << 16
 
 // ---------------------------------------------------------------------------
 // Stencils.

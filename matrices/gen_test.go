@@ -2,6 +2,7 @@ package matrices
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -524,5 +525,106 @@ func TestGeneratorTinySizes(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		checkSorted(t, m)
+	}
+}
+
+// TestPCGAdvance: a stream moved n draws ahead gives what n draws of the
+// stream itself leave next.
+func TestPCGAdvance(t *testing.T) {
+	for _, n := range []uint64{0, 1, 2, 3, 7, 64, 1000, 12345} {
+		for _, stream := range []uint64{streamRMAT, 99} {
+			stepped := genRand(7, stream)
+			for range n {
+				stepped.Uint64()
+			}
+			jumped := genRandAt(7, stream, n)
+			for i := range 5 {
+				if got, want := jumped.Uint64(), stepped.Uint64(); got != want {
+					t.Fatalf("stream %d, %d draws ahead, draw %d: %#x, want %#x", stream, n, i, got, want)
+				}
+			}
+		}
+	}
+}
+
+// serialRMAT is RMAT as one loop over one stream (and a comparison sort):
+// the output the parallel generator must keep.
+func serialRMAT(scale, edgeFactor int, a, b, c float64, seed int64) *COO {
+	r := genRand(seed, streamRMAT)
+	n := 1 << scale
+	ta, tb, tc := uint64(a*(1<<32)), uint64((a+b)*(1<<32)), uint64(math.Min(a+b+c, 1)*(1<<32))
+	keys := make([]uint64, edgeFactor*n)
+	for e := range keys {
+		keys[e] = rmatEdge(r, scale, ta, tb, tc)
+	}
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	m := &COO{NRows: n, NCols: n, Row: make([]int32, len(keys)), Col: make([]int32, len(keys)), Val: make([]float64, len(keys))}
+	for e, k := range keys {
+		m.Row[e], m.Col[e], m.Val[e] = int32(k>>scale), int32(k&uint64(n-1)), genValue(r)
+	}
+	return m
+}
+
+// TestRMATParallel: the generator's runs of edges and values, each from
+// its own place in the stream, give the serial loop's matrix, on one core
+// and on several, for odd and even scales (one draw serves two levels).
+func TestRMATParallel(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, tc := range []struct {
+		scale, ef int
+		seed      int64
+	}{{13, 16, 1}, {14, 8, 2}, {15, 4, 3}} {
+		want := serialRMAT(tc.scale, tc.ef, 0.57, 0.19, 0.19, tc.seed)
+		for _, procs := range []int{1, 4} {
+			runtime.GOMAXPROCS(procs)
+			got, err := RMAT(tc.scale, tc.ef, 0.57, 0.19, 0.19, tc.seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.Row, want.Row) || !slices.Equal(got.Col, want.Col) || !slices.Equal(got.Val, want.Val) {
+				t.Fatalf("scale %d, ef %d, seed %d, %d cores: not the serial stream's matrix", tc.scale, tc.ef, tc.seed, procs)
+			}
+		}
+	}
+}
+
+// TestGenRadixSort: the parallel radix sort sorts, on one core and on
+// several, keys of a few widths, including runs that all share a digit
+// (the pass is skipped) and inputs too small to split.
+func TestGenRadixSort(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	r := genRand(3, 77)
+	for _, tc := range []struct{ n, nbits int }{{100, 20}, {5000, 13}, {300000, 42}, {300000, 64}, {200000, 30}} {
+		keys := make([]uint64, tc.n)
+		for i := range keys {
+			keys[i] = r.Uint64()
+			if tc.nbits < 64 {
+				keys[i] &= 1<<tc.nbits - 1
+			}
+			if tc.nbits == 30 {
+				keys[i] &^= 0xfff << 11 // digits 11-22 all zero: their pass is skipped
+			}
+		}
+		want := slices.Clone(keys)
+		slices.Sort(want)
+		for _, procs := range []int{1, 4} {
+			runtime.GOMAXPROCS(procs)
+			got := slices.Clone(keys)
+			genRadixSort(got, tc.nbits)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%d keys of %d bits, %d cores: not sorted", tc.n, tc.nbits, procs)
+			}
+		}
+	}
+}
+
+// BenchmarkRMAT: the Graph500 generator at scale 18, edge factor 16 (4.2M
+// draws, their sort and their values).
+func BenchmarkRMAT(b *testing.B) {
+	for range b.N {
+		if _, err := RMAT(18, 16, 0.57, 0.19, 0.19, 1); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -144,7 +144,7 @@ func genRadixSort(keys []uint64, nbits int) {
 	// digits, a digit's keys go first from the first run, then the second,
 	// and each run scatters its own keys in order.
 	runs := min(par.Workers(len(keys)/genRun+1), 64)
-	size := (len(keys) + runs - 1) / runs
+	size := (len(keys) + runs - 1) / runs // run i is the range of par.DoRanges starting at i*size
 	count := make([][]int, runs)
 	for i := range count {
 		count[i] = make([]int, 1<<digit)
@@ -152,10 +152,10 @@ func genRadixSort(keys []uint64, nbits int) {
 	buf := make([]uint64, len(keys))
 	src, dst := keys, buf
 	for shift := 0; shift < nbits; shift += digit {
-		par.Do(runs, func(i int) {
-			c := count[i]
+		par.DoRanges(len(src), size, func(lo, hi int) {
+			c := count[lo/size]
 			clear(c)
-			for _, k := range src[min(i*size, len(src)):min((i+1)*size, len(src))] {
+			for _, k := range src[lo:hi] {
 				c[(k>>shift)&mask]++
 			}
 		})
@@ -170,9 +170,9 @@ func genRadixSort(keys []uint64, nbits int) {
 				sum += c
 			}
 		}
-		par.Do(runs, func(i int) {
-			c := count[i]
-			for _, k := range src[min(i*size, len(src)):min((i+1)*size, len(src))] {
+		par.DoRanges(len(src), size, func(lo, hi int) {
+			c := count[lo/size]
+			for _, k := range src[lo:hi] {
 				d := (k >> shift) & mask
 				dst[c[d]] = k
 				c[d]++

@@ -24,8 +24,9 @@ func NewSPACD16(a *ScheduleArrays) (d *D16, rowMap []int32, err error) {
 		return nil, nil, fmt.Errorf("spac-d16: schedule %s: inconsistent array lengths", a.Label)
 	}
 	rows := len(a.YUnique)
+	// What NewD16 reads of a matrix: RowPtr, Col and Val.
 	m := &Matrix{Name: a.Label, NRows: rows, NCols: a.NCols, RowPtr: make([]int32, rows+1),
-		Row: make([]int32, 0, a.NNZ), Col: make([]int32, 0, a.NNZ), Val: make([]float64, 0, a.NNZ)}
+		Col: make([]int32, 0, a.NNZ), Val: make([]float64, 0, a.NNZ)}
 	for b := range a.Blocks {
 		y0 := a.YOffsets[b]
 		for t := range a.BlockSize {
@@ -34,9 +35,7 @@ func NewSPACD16(a *ScheduleArrays) (d *D16, rowMap []int32, err error) {
 			if yl == PaddingSlot {
 				break // a block's tasks come first, sorted by row
 			}
-			r := y0 + int32(yl)
-			m.RowPtr[r+1]++
-			m.Row = append(m.Row, r)
+			m.RowPtr[y0+int32(yl)+1]++
 			m.Col = append(m.Col, a.Col[slot])
 			m.Val = append(m.Val, a.Val[slot])
 		}

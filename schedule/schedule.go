@@ -208,14 +208,20 @@ func (s *Schedule) Param(key string) (string, bool) {
 // budget with the policy asked for.
 var ErrOverBudget = errors.New("shared-memory budget exceeded")
 
-// MaxBlockSize is the most threads a CUDA block has: a block of the
-// schedule runs one part, so no part may be larger.
-const MaxBlockSize = 1024
+// MaxThreads is the most threads a CUDA block has.
+const MaxThreads = 1024
+
+// MaxBlockSize is the most tasks of a block of the schedule, that is of a
+// part. Kernels of a thread a task (the paper's) run parts of at most
+// MaxThreads; spac-d16 runs a part of up to 16384 as thread blocks of
+// 1024 tasks (128 threads of eight), and larger parts share fewer rows.
+const MaxBlockSize = 16384
 
 // ErrBlockTooLarge is PredictTraffic's answer to parts larger than a CUDA
-// block: no kernel runs them as blocks, and building the schedule would pad
-// every split part to the part size (gigabytes for large parts).
-var ErrBlockTooLarge = fmt.Errorf("more than the %d threads of a CUDA block", MaxBlockSize)
+// block: the kernels it models run a thread a task, and building the
+// schedule would pad every split part to the part size (gigabytes for
+// large parts).
+var ErrBlockTooLarge = fmt.Errorf("more than the %d threads of a CUDA block", MaxThreads)
 
 // Build makes the schedule of partition p of coo's entries: entry e runs in
 // block p.Part[e]. Every part must hold at most opts.BlockSize entries.

@@ -93,11 +93,11 @@ func ratio(a, b int64) float64 {
 
 // PredictTraffic builds the schedule of partition p at the given block size
 // with the default options (48 KiB budget, auto overflow policy) and
-// predicts the traffic of both kernels for fp64 values; above MaxBlockSize
-// it returns ErrBlockTooLarge. It is what `spac compare` calls for its
+// predicts the traffic of both kernels for fp64 values; above MaxThreads
+// (the kernels it models run a thread a task) it returns ErrBlockTooLarge. It is what `spac compare` calls for its
 // traffic columns.
 func PredictTraffic(coo *matrices.COO, p spac.Partition, blockSize int) (Traffic, error) {
-	if blockSize > MaxBlockSize {
+	if blockSize > MaxThreads {
 		return Traffic{}, fmt.Errorf("block size %d: %w", blockSize, ErrBlockTooLarge)
 	}
 	s, err := Build(coo, p, Options{BlockSize: blockSize})

@@ -82,8 +82,8 @@ func Window(w int) *matrices.COO {
 // a window is partitioned in milliseconds) and turns the schedule into a
 // Template.
 func NewTemplate(ctx context.Context, blockSize int, pc pipeline.PartitionConfig, prog *progress.Reporter) (*Template, error) {
-	if blockSize < 1 || blockSize > schedule.MaxBlockSize {
-		return nil, fmt.Errorf("block size %d: want 1 to %d threads", blockSize, schedule.MaxBlockSize)
+	if blockSize < 1 || blockSize > schedule.MaxThreads {
+		return nil, fmt.Errorf("block size %d: want 1 to %d threads", blockSize, schedule.MaxThreads)
 	}
 	w := WindowFor(blockSize)
 	coo := Window(w)

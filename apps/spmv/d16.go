@@ -67,6 +67,8 @@ const (
 	d16Slots  = seg8Slots
 	d16Sample = 64 // columns sampled for a block's base where they span more than d16Span
 
+	d16MaxSlots = seg8Warps * seg8WarpSlots // the largest block: four warps of eight slots a thread
+
 	d16Wide     = 4 // Meta flag: the block's columns are 24 bits from its base, in Offset and High
 	d16RowShift = 3 // Meta: the last row's local index above the flags
 

@@ -97,16 +97,22 @@ func TestKernelsAgreeWithReference(t *testing.T) {
 			x := randomXFor(m.NCols, 9)
 			for _, p := range []Precision{FP32, FP64} {
 				sp, ref, abs := spmvWithX(t, m, x, p)
-				for _, b := range []int{32, 128, 256, 512, 1024} {
+				for _, b := range []int{32, 128, 256, 512, 1024, 4096, 16384} {
 					for _, k := range []Kernel{CSRScalar, CSRVector, COOAtomic, CSRD16, CSRD16Hot, CSRD16RCM} {
 						op, err := sp.Op(k, b, nil)
+						if b > MaxThreads && k.TasksPerThread() == 1 {
+							if !errors.Is(err, ErrUnsupported) {
+								t.Errorf("%s B=%d: %v, want ErrUnsupported (more than a block's threads)", k, b, err)
+							}
+							continue
+						}
 						if k == CSRD16RCM && m.NRows != m.NCols {
 							if !errors.Is(err, ErrUnsupported) {
 								t.Errorf("%s B=%d on a %d x %d matrix: %v, want ErrUnsupported", k, b, m.NRows, m.NCols, err)
 							}
 							continue
 						}
-						if (k == CSRD16 || k == CSRD16Hot || k == CSRD16RCM) && b%256 != 0 {
+						if (k == CSRD16 || k == CSRD16Hot || k == CSRD16RCM) && (b%256 != 0 || b > d16MaxSlots) {
 							if !errors.Is(err, ErrUnsupported) {
 								t.Errorf("%s B=%d: %v, want ErrUnsupported", k, b, err)
 							}
@@ -125,7 +131,7 @@ func TestKernelsAgreeWithReference(t *testing.T) {
 						}
 						for _, k := range []Kernel{SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16} {
 							op, err := sp.Op(k, b, ds)
-							if (k.StagesX() && !a.XStaged) || b/k.TasksPerThread() < 32 || (k.IsSeg() && a.Desc == nil) || ((k.IsSeg8() || k == SPACD16) && b%256 != 0) {
+							if (k.StagesX() && !a.XStaged) || b/k.TasksPerThread() < 32 || (k.IsSeg() && a.Desc == nil) || ((k.IsSeg8() || k == SPACD16) && b%256 != 0) || (b > MaxThreads && k != SPACD16) {
 								if !errors.Is(err, ErrUnsupported) {
 									t.Errorf("%s B=%d on schedule %s (x staged: %v): %v, want ErrUnsupported", k, b, name, a.XStaged, err)
 								}

@@ -87,13 +87,14 @@ func (k Kernel) ReadOnlyVariant() Kernel {
 	return k
 }
 
-// TasksPerThread is how many consecutive tasks of a schedule one thread of
-// a SPAC kernel runs: 1 (a thread per task, the paper's mapping) or 4 (the
-// -x4 kernels: a block of B tasks has B/4 threads, which load 16 bytes at a
-// time) or 8 (spac-seg8 and spac-d16: B/8 threads).
+// TasksPerThread is how many consecutive tasks of a block one thread of
+// kernel k runs: 1 (a thread per task or row, the paper's mapping; cuSPARSE
+// too, whose launches are its own) or 4 (the -x4 kernels and spac-seg: a
+// block of B tasks has B/4 threads, which load 16 bytes at a time) or 8
+// (spac-seg8 and the d16 kernels: B/8 threads).
 func (k Kernel) TasksPerThread() int {
 	switch {
-	case k.IsSeg8() || k == SPACD16:
+	case k.IsSeg8() || k == SPACD16 || k == CSRD16 || k == CSRD16Hot || k == CSRD16RCM:
 		return seg8Slots
 	case k == SPACSharedX4 || k == SPACReadOnlyX4 || k.IsSeg():
 		return 4

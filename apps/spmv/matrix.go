@@ -180,12 +180,18 @@ type ScheduleArrays struct {
 // PaddingSlot is the local y address of an idle slot.
 const PaddingSlot = math.MaxUint16
 
-// MaxBlockSize is the largest thread block a kernel launches.
+// MaxBlockSize is the most tasks of a block of a schedule (a part) that a
+// kernel runs: spac-d16 runs parts of up to 16384 as thread blocks of 1024.
 const MaxBlockSize = schedule.MaxBlockSize
 
-// CheckBlockSize says whether the kernels can run blocks of b threads: a
+// MaxThreads is the largest thread block a kernel launches. The kernels of
+// a thread a task or a row, and the SPAC kernels but spac-d16, run blocks
+// of at most this many tasks and decline larger ones.
+const MaxThreads = schedule.MaxThreads
+
+// CheckBlockSize says whether some kernel can run blocks of b tasks: a
 // multiple of the warp size (the SPAC kernels reduce whole warps), at most
-// 1024.
+// MaxBlockSize. Which kernels do is each kernel's to say.
 func CheckBlockSize(b int) error {
 	if b < 32 || b > MaxBlockSize || b%32 != 0 {
 		return fmt.Errorf("block size %d: the GPU kernels need a multiple of 32 from 32 to %d", b, MaxBlockSize)

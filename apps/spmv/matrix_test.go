@@ -220,7 +220,7 @@ func TestParse(t *testing.T) {
 	if _, err := precision.Parse("fp16"); err == nil {
 		t.Error("fp16 accepted")
 	}
-	for b, ok := range map[int]bool{32: true, 128: true, 1024: true, 0: false, 48: false, 2048: false} {
+	for b, ok := range map[int]bool{32: true, 128: true, 1024: true, 4096: true, 16384: true, 0: false, 48: false, 16416: false, 32768: false} {
 		if err := CheckBlockSize(b); (err == nil) != ok {
 			t.Errorf("CheckBlockSize(%d) = %v", b, err)
 		}

@@ -55,10 +55,10 @@ const (
 
 // segDescriptors fills a.Desc and a.YRow for the spac-seg kernel, or leaves
 // them nil where the kernel cannot run the schedule (block size not a
-// multiple of 128: its B/4 threads must fill whole warps).
+// multiple of 128: its B/4 threads must fill whole warps; or above 1024).
 func (a *ScheduleArrays) segDescriptors() error {
 	B := a.BlockSize
-	if B%(32*segSlots) != 0 {
+	if B%(32*segSlots) != 0 || B > MaxThreads {
 		return nil
 	}
 	threads := B / segSlots

@@ -15,6 +15,15 @@ import (
 // schedule's row rowMap[i] & 0x7fffffff of y; bit 31 is set where other
 // parts add to the same row (the kernel adds atomically).
 //
+// A schedule of parts larger than csr-d16's largest block (1024 slots:
+// B up to 16384) runs each part as several thread blocks of 1024 slots, cut
+// at its rows where they fit. Larger parts share fewer rows: in-2004's
+// schedule at B=4096 flushes 528,230 rows atomically against 1,159,630 at
+// B=1024, circuit5M's 3,301,581 against 4,573,517. And blocks of 1024 slots
+// stay csr-d16's fastest: in blocks of 4096 slots (512 threads) csr-d16
+// ran 5-37% slower than in blocks of 1024 on the stand-ins (a throwaway
+// build, issue20.md round 14).
+//
 // ZeroRows of the result are rows of y: those the schedule does not store
 // with a plain write (shared between parts, or in none) and those of a
 // part whose run crosses one of the format's block boundaries (a part
@@ -47,7 +56,7 @@ func NewSPACD16(a *ScheduleArrays) (d *D16, rowMap []int32, err error) {
 	if int(m.RowPtr[rows]) != a.NNZ {
 		return nil, nil, fmt.Errorf("spac-d16: schedule %s holds %d tasks, the matrix %d entries", a.Label, m.RowPtr[rows], a.NNZ)
 	}
-	if d, err = NewD16(m, a.BlockSize); err != nil {
+	if d, err = NewD16(m, min(a.BlockSize, d16MaxSlots)); err != nil {
 		return nil, nil, fmt.Errorf("spac-d16 (csr-d16's format over the schedule's rows): %w", err)
 	}
 	rowMap = make([]int32, rows)

@@ -25,7 +25,7 @@ func TestSPACD16(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, B := range []int{256, 512, 1024} {
+		for _, B := range []int{256, 512, 1024, 2048, 4096, 16384} {
 			for _, a := range scheduleArrays(t, tc.coo, B) {
 				d, rowMap, err := NewSPACD16(a)
 				if err != nil {

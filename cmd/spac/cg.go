@@ -200,7 +200,7 @@ func (f *cgFlags) parse() (*cgSetup, error) {
 	}
 	if err := firstErr(
 		intIn("runs", f.runs, 1, maxCount, "solves in this process"),
-		gpuBlockIn("block-size", f.blockSize),
+		gpuThreadsIn("block-size", f.blockSize),
 		floatIn("tol", f.tol, 0, 1, false, "||r|| / ||b|| to stop at; 1 stops before the first iteration"),
 		intIn("max-iters", f.maxIters, 1, maxCount, "iterations"),
 		intIn("repeat", f.repeat, 0, maxCount, "products; 0 solves"),

@@ -132,10 +132,19 @@ func formatBytes(n int64) string {
 }
 
 // gpuBlockIn checks a block size of the GPU kernels: a multiple of 32 (a
-// warp) from 32 to 1024.
+// warp) from 32 to 16384 tasks (spac-d16's largest parts).
 func gpuBlockIn(flag string, b int) error {
 	if spmv.CheckBlockSize(b) != nil {
-		return usagef("--%s %d: want a multiple of 32 from 32 to %d (whole warps, at most a CUDA block)", flag, b, spmv.MaxBlockSize)
+		return usagef("--%s %d: want a multiple of 32 from 32 to %d tasks (whole warps; a thread a task up to 1024, eight a thread up to %d)", flag, b, spmv.MaxBlockSize, spmv.MaxBlockSize)
+	}
+	return nil
+}
+
+// gpuThreadsIn checks a block size of kernels that run a thread a task: a
+// multiple of 32 (a warp) from 32 to 1024 (a CUDA block).
+func gpuThreadsIn(flag string, b int) error {
+	if b > spmv.MaxThreads || spmv.CheckBlockSize(b) != nil {
+		return usagef("--%s %d: want a multiple of 32 from 32 to %d (whole warps, at most a CUDA block)", flag, b, spmv.MaxThreads)
 	}
 	return nil
 }

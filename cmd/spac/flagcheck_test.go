@@ -31,7 +31,7 @@ func TestNumericFlagsRefused(t *testing.T) {
 		"partition": append(append([]flagCase{}, partSizes...), partFlagCases...),
 		"compare":   append(append([]flagCase{}, partSizes...), partFlagCases...),
 		"schedule": append([]flagCase{
-			{"block-size", "0", "1 to 1024"}, {"block-size", "1025", "1 to 1024"}, {"block-size", "100000", "1 to 1024"},
+			{"block-size", "0", "1 to 16384"}, {"block-size", "16385", "1 to 16384"}, {"block-size", "100000", "1 to 16384"},
 			{"smem-budget", "16", "1KiB to 227KiB"}, {"smem-budget", "228KiB", "1KiB to 227KiB"},
 			{"cache-max-size", "1KiB", "1MiB to 1TiB"}, {"cache-max-size", "2TiB", "1MiB to 1TiB"},
 		}, partFlagCases...),
@@ -39,7 +39,7 @@ func TestNumericFlagsRefused(t *testing.T) {
 			{"scale", "0", "> 0"}, {"scale", "-1", "> 0"}, {"scale", "NaN", "> 0"}, {"scale", "+Inf", "> 0"},
 		},
 		"spmv": append([]flagCase{
-			{"block-size", "0", "32 to 1024"}, {"block-size", "2048", "32 to 1024"},
+			{"block-size", "0", "32 to 16384"}, {"block-size", "16416", "32 to 16384"}, {"block-size", "2050", "32 to 16384"},
 			{"iters", "0", "1 or more"}, {"warmup", "-1", "0 or more"}, {"cpu-iters", "0", "1 or more"},
 			{"device", "-1", "0 or more"}, {"gen-scale", "0", "> 0"}, {"gen-scale", "NaN", "> 0"},
 			{"smem-budget", "16", "1KiB to 48KiB"}, {"smem-budget", "64KiB", "1KiB to 48KiB"},

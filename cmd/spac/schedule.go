@@ -179,8 +179,8 @@ first (alone, without IN, it only empties it).`,
 	}
 	in.register(c)
 	pf.register(c)
-	pf.maxBlock, pf.blockWhy = spmv.MaxBlockSize, "threads of a CUDA block"
-	c.Flags().Lookup("block-size").Usage = "threads per block B, 1 to 1024 (a CUDA block's most): parts of at most B nonzeros (default 1024)"
+	pf.maxBlock, pf.blockWhy = spmv.MaxBlockSize, "tasks of a block: the kernels of a thread a task run up to 1024, spac-d16 up to 16384"
+	c.Flags().Lookup("block-size").Usage = "tasks per block B, 1 to 16384: parts of at most B nonzeros; the kernels of a thread a task run B up to 1024, spac-d16 multiples of 256 up to 16384, a part above 1024 as thread blocks of 1024 tasks (default 1024)"
 	plan.register(c)
 	c.Flags().StringVarP(&method, "method", "m", "spac", "partitioning method (see 'spac partition --help')")
 	c.Flags().StringVarP(&out, "output", "o", "", "write the binary schedule file here")
@@ -202,7 +202,7 @@ func printScheduleSummary(w io.Writer, s *schedule.Schedule) {
 		kv = append(kv, p.Key+"="+p.Value)
 	}
 	fmt.Fprintf(w, "parameters       %s\n", strings.Join(kv, " "))
-	fmt.Fprintf(w, "blocks           %d of %d threads (%d parts, %d added by splitting), %d idle threads\n", nb, s.BlockSize, s.Parts, s.SplitBlocks, idle)
+	fmt.Fprintf(w, "blocks           %d of %d tasks (%d parts, %d added by splitting), %d idle slots\n", nb, s.BlockSize, s.Parts, s.SplitBlocks, idle)
 	tasks, ux, uy := make([]int32, nb), make([]int32, nb), make([]int32, nb)
 	for b := range nb {
 		tasks[b], ux[b], uy[b] = int32(s.Tasks(b)), int32(s.UniqueX(b)), int32(s.UniqueY(b))

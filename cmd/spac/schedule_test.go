@@ -22,7 +22,7 @@ func TestScheduleCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("schedule: exit %d, %v\n%s", code, err, out)
 	}
-	for _, want := range []string{"blocks           3 of 4 threads", "traffic fp64", "partition time", "schedule file", "local addresses  uint16"} {
+	for _, want := range []string{"blocks           3 of 4 tasks", "traffic fp64", "partition time", "schedule file", "local addresses  uint16"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}

@@ -97,7 +97,8 @@ variants spac-seg8-lb (registers capped for more resident blocks),
 spac-seg8-pf (each block prefetches a later block's slots into the L2)
 and spac-seg8-lbpf (both), spac-d16 (csr-d16's format over the SPAC
 schedule: a thread block per part, its rows stored through the
-schedule's row list, nothing staged; block sizes 256, 512, 768, 1024);
+schedule's row list, nothing staged; block sizes: multiples of 256 up to
+16384, a part of more than 1024 tasks run as blocks of 1024);
 cuSPARSE: cusparse-csr (default algorithm),
 cusparse-csr-alg2, cusparse-coo, cusparse-sell (sliced ELL, 32 rows a
 slice) and cusparse-bsr (the block size of 2 to 8 that stores the fewest
@@ -152,7 +153,7 @@ cuSPARSE's best path, by input and precision) and DIR/results.csv; --merge adds 
 	fl.StringVarP(&f.schedules, "method", "m", "spac", "partitioning methods whose schedules the SPAC kernels run, comma-separated ("+strings.Join(spac.MethodNames(), ",")+")")
 	deprecatedAlias(c, "methods", "kernels")
 	deprecatedAlias(c, "schedules", "method")
-	fl.StringVarP(&f.blockSizes, "block-size", "b", "1024", "tasks per block (one per thread; the -x4 kernels run four per thread), comma-separated (multiples of 32, 32 to 1024): each gets its own SPAC schedule")
+	fl.StringVarP(&f.blockSizes, "block-size", "b", "1024", "tasks per block, comma-separated (multiples of 32, 32 to 16384): each gets its own SPAC schedule. Every kernel runs up to 1024 (a thread a task or row; four a thread for -x4 and spac-seg, eight for spac-seg8 and the d16 kernels); spac-d16 also parts of 1280 to 16384 tasks, as blocks of 1024 (larger parts share fewer rows); a kernel skips the sizes it does not run")
 	fl.StringVar(&f.precisions, "precision", "fp64", "fp32, fp64, or both (fp32,fp64)")
 	fl.IntVar(&f.iters, "iters", 50, "timed repetitions per kernel (the median is reported)")
 	fl.IntVar(&f.warmup, "warmup", 5, "untimed runs before timing")

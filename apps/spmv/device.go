@@ -333,8 +333,8 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		err = s.d16HotOp(op, blockSize)
 	case CSRD16RCM:
 		err = s.d16RCMOp(op, blockSize)
-	case SPACD16:
-		err = s.spacD16Op(op, sched)
+	case SPACD16, SPACD16Own:
+		err = s.spacD16Op(op, sched, k == SPACD16Own)
 	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF:
 		a := sched.a
 		if blockSize > MaxThreads {
@@ -435,9 +435,14 @@ func (s *SpMV) d16RCMOp(op *Op, blockSize int) error {
 }
 
 // spacD16Op builds spac-d16: csr-d16's format over the schedule's
-// blocks (NewSPACD16), storing into y through its row map.
-func (s *SpMV) spacD16Op(op *Op, sched *DeviceSchedule) (err error) {
-	d, rowMap, err := NewSPACD16(sched.a)
+// blocks (NewSPACD16, or with its rows whole, NewSPACD16Owned), storing
+// into y through its row map.
+func (s *SpMV) spacD16Op(op *Op, sched *DeviceSchedule, owned bool) (err error) {
+	build := NewSPACD16
+	if owned {
+		build = NewSPACD16Owned
+	}
+	d, rowMap, err := build(sched.a)
 	if err != nil {
 		return err
 	}

@@ -129,9 +129,9 @@ func TestKernelsAgreeWithReference(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						for _, k := range []Kernel{SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16} {
+						for _, k := range []Kernel{SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16, SPACD16Own} {
 							op, err := sp.Op(k, b, ds)
-							if (k.StagesX() && !a.XStaged) || b/k.TasksPerThread() < 32 || (k.IsSeg() && a.Desc == nil) || ((k.IsSeg8() || k == SPACD16) && b%256 != 0) || (b > MaxThreads && k != SPACD16) {
+							if (k.StagesX() && !a.XStaged) || b/k.TasksPerThread() < 32 || (k.IsSeg() && a.Desc == nil) || ((k.IsSeg8() || k.IsSPACD16()) && b%256 != 0) || (b > MaxThreads && !k.IsSPACD16()) {
 								if !errors.Is(err, ErrUnsupported) {
 									t.Errorf("%s B=%d on schedule %s (x staged: %v): %v, want ErrUnsupported", k, b, name, a.XStaged, err)
 								}
@@ -204,7 +204,7 @@ func TestNoEntries(t *testing.T) {
 // repetitions is still right (nothing accumulates across runs).
 func TestTimingAndRepeat(t *testing.T) {
 	sp, ds, ref, abs := bandedSpMV(t, 4)
-	for _, k := range []Kernel{COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16} {
+	for _, k := range []Kernel{COOAtomic, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16, SPACD16Own} {
 		op, err := sp.Op(k, 256, ds)
 		if err != nil {
 			t.Fatal(err)

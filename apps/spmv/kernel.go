@@ -42,6 +42,7 @@ const (
 	SPACSeg8PF      Kernel = "spac-seg8-pf"
 	SPACSeg8LBPF    Kernel = "spac-seg8-lbpf"
 	SPACD16         Kernel = "spac-d16"
+	SPACD16Own      Kernel = "spac-d16-own"
 	CuSPARSECSR     Kernel = "cusparse-csr"
 	CuSPARSECSRAlg2 Kernel = "cusparse-csr-alg2"
 	CuSPARSECOO     Kernel = "cusparse-coo"
@@ -52,7 +53,7 @@ const (
 // kernels names every kernel, in the order tables show them.
 var kernels = func() *enum.Table[Kernel] {
 	all := []Kernel{CSRScalar, CSRVector, COOAtomic, CSRD16, CSRD16Hot, CSRD16RCM, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8,
-		SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
+		SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16, SPACD16Own, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
 	names := make([]enum.Name[Kernel], len(all))
 	for i, k := range all {
 		names[i] = enum.Name[Kernel]{Value: k, Name: string(k)}
@@ -94,7 +95,7 @@ func (k Kernel) ReadOnlyVariant() Kernel {
 // (spac-seg8 and the d16 kernels: B/8 threads).
 func (k Kernel) TasksPerThread() int {
 	switch {
-	case k.IsSeg8() || k == SPACD16 || k == CSRD16 || k == CSRD16Hot || k == CSRD16RCM:
+	case k.IsSeg8() || k.IsSPACD16() || k == CSRD16 || k == CSRD16Hot || k == CSRD16RCM:
 		return seg8Slots
 	case k == SPACSharedX4 || k == SPACReadOnlyX4 || k.IsSeg():
 		return 4
@@ -123,6 +124,10 @@ func (k Kernel) IsSeg8() bool {
 
 // Prefetches reports whether a spac-seg8 variant takes a prefetch distance.
 func (k Kernel) Prefetches() bool { return k == SPACSeg8PF || k == SPACSeg8LBPF }
+
+// IsSPACD16 reports whether the kernel runs csr-d16's format over a
+// schedule's parts: spac-d16, or spac-d16-own, whose rows are whole.
+func (k Kernel) IsSPACD16() bool { return k == SPACD16 || k == SPACD16Own }
 
 // IsCuSPARSE reports whether the kernel is cuSPARSE's.
 func (k Kernel) IsCuSPARSE() bool { return strings.HasPrefix(string(k), "cusparse-") }

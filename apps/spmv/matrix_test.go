@@ -259,7 +259,7 @@ func TestEveryKernelIsLoaded(t *testing.T) {
 			bases = []string{"gather_x", "csr_d16", "csr_d16_wide"}
 		case CSRD16RCM: // and y scattered back
 			bases = []string{"gather_x", "csr_d16", "csr_d16_wide", "scatter_y"}
-		case SPACD16: // the two forms over a schedule's rows
+		case SPACD16, SPACD16Own: // the two forms over a schedule's rows
 			bases = []string{"spac_d16", "spac_d16_wide"}
 		}
 		for _, p := range []Precision{FP32, FP64} {

@@ -4,11 +4,14 @@
 #   - stand-ins for the SPAC paper's eight matrices at full size (gen:PRESET),
 #   - every .gz matrix in $MATRICES (../shared/matrices is not on the GPU
 #     machine: copy its files into an ignored folder, .kit/matrices, and carry it),
-#   - fp32 and fp64, block sizes 256, 512 and 1024, the SPAC kernels with x in
+#   - fp32 and fp64, block sizes 256, 512, 1024, 4096 and 16384 (the kernels that
+#     run at most 1024 skip the larger; spac-d16 runs those parts as blocks of
+#     1024), the SPAC kernels with x in
 #     shared memory (spac-smem) and through the read-only cache (spac-ldg),
 #     four tasks per thread (-x4), spac-seg (precomputed rows, uint16 x) and
 #     spac-seg8 (eight tasks per thread, row starts in the x addresses),
-#     spac-d16 (csr-d16's format over the schedule's parts), against csr-scalar, csr-vector, coo-atomic, csr-d16 (CSR's order, 16-bit
+#     spac-d16 (csr-d16's format over the schedule's parts) and spac-d16-own
+#     (its shared rows made whole in one part: no atomics), against csr-scalar, csr-vector, coo-atomic, csr-d16 (CSR's order, 16-bit
 #     column offsets) with its orders of its own (csr-d16-hot: columns by
 #     degree; csr-d16-rcm: reverse Cuthill-McKee) and every cuSPARSE path (CSR
 #     default and ALG2, COO, sliced ELL, BSR).
@@ -35,7 +38,7 @@
 # Usage: scripts/gpu-bench.sh OUTDIR [INPUT...]
 #   INPUTs default to gen:PRESET for the eight presets and $MATRICES/*.gz.
 # Env: SPAC (bin/gpu/spac), MATRICES (.kit/matrices, else ../shared/matrices),
-#      BLOCKS (256,512,1024), PRECISIONS (fp32,fp64), ITERS (50), JOBS (cores/2),
+#      BLOCKS (256,512,1024,4096,16384), PRECISIONS (fp32,fp64), ITERS (50), JOBS (cores/2),
 #      NCU (auto: when ncu runs and no INPUT is named, or NCU_INPUTS is set;
 #      0 or 1), NCU_INPUTS (default below), NCU_BLOCK (1024),
 #      NCU_GROUPS (the kernel lists profiled together, space-separated),
@@ -57,7 +60,7 @@ cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu-bench.sh OUTDIR [INPUT...]}
 shift
 spac=${SPAC:-bin/gpu/spac}
-blocks=${BLOCKS:-256,512,1024}
+blocks=${BLOCKS:-256,512,1024,4096,16384}
 precisions=${PRECISIONS:-fp32,fp64}
 iters=${ITERS:-50}
 jobs=${JOBS:-$(( ($(nproc) + 1) / 2 ))}
@@ -115,7 +118,7 @@ deadline=${DEADLINE:-0}   # seconds from the start after which no GPU run starts
 # The kernels of each GPU run; those that depend on the block size run again
 # for each block size whose schedule arrives later. Without a spac-* kernel
 # nothing needs a schedule, and nothing is partitioned.
-all=${KERNELS:-csr-scalar,csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8,spac-d16,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell,cusparse-bsr}
+all=${KERNELS:-csr-scalar,csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8,spac-d16,spac-d16-own,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell,cusparse-bsr}
 perblock=$(tr , '\n' <<<"$all" | grep -v '^cusparse-' | paste -sd, -)
 schedules=1
 tr , '\n' <<<"$all" | grep -q '^spac-' || schedules=0

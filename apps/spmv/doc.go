@@ -51,7 +51,13 @@
 //     their own, so a thread block multiplies one part and gathers the few
 //     columns SPAC gave it through the L1, with 16-bit offsets and nothing
 //     staged; its rows are stored into y through the schedule's row list
-//     (4 bytes a row), with atomicAdd for the rows other parts share.
+//     (4 bytes a row), with atomicAdd for the rows other parts share. A
+//     part of more than 1024 tasks (schedules up to 16384) runs as thread
+//     blocks of 1024 slots: larger parts share fewer rows.
+//   - spac-d16-own: spac-d16 with each row the parts share made whole in
+//     the part holding most of it, and each empty row of y given a slot
+//     (NewSPACD16Owned): every row of y is stored once, plainly; nothing
+//     is cleared where no row crosses a block of 1024 slots.
 //   - spac-smem: the SPAC schedule (package schedule), a thread per task:
 //     block b runs part b; it stages its unique x in shared memory,
 //     accumulates its rows in shared memory (a thread's run of equal rows,

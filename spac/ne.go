@@ -166,9 +166,8 @@ func expand(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, hig
 // inBoundary reports whether v is in the current part's boundary set. A
 // bit a vertex: join tests every neighbour of a vertex that joins, a cache
 // miss each on a large graph, and the bits of a graph of millions of
-// vertices stay in the L2 (R-MAT at scale 20: NE 1.3x to 1.6x faster with a
-// byte a vertex than with the part number, 4 bytes, and faster again with
-// a bit; the same partitions).
+// vertices stay in the L2 (R-MAT at scale 20 and 21: NE about 2x faster
+// than with the part number, 4 bytes a vertex; the same partitions).
 func (x *expander) inBoundary(v int32) bool { return x.inS[v>>6]>>(v&63)&1 != 0 }
 
 func (x *expander) isHigh(v int32) bool { return x.high != nil && x.high[v] }

@@ -2,6 +2,8 @@ package spac
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/spac-gpu/spac/matrices"
@@ -51,9 +53,9 @@ type expander struct {
 	high       []bool  // vertices kept out of the expansion (HEP's NE++); nil: none
 	off        []int32 // list of v: edge[off[v] : off[v]+n[v]], other likewise
 	n          []int32
-	edge       []int32
+	end        []int32 // the list entries: 2e for edge e at U[e], 2e+1 at V[e]
 	other      []int32
-	posU, posV []int32  // position of edge e in the lists of U[e] and V[e]
+	pos        []int32  // pos[2e], pos[2e+1]: the place of edge e in the lists of U[e] and V[e]
 	inS        []uint64 // bit v: v is in the current part's boundary set
 	members    []int32  // the vertices whose bits are set, to clear when the part is done
 	heap       []int32  // min-heap of S \ C by (n[v], v)
@@ -70,12 +72,14 @@ type expander struct {
 // ceil(r/(K-p)) of the r edges it has left plus their load, at most the cap.
 func expand(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, high []bool, part, load []int32, opts Options) (int, error) {
 	nv := g.NumVertices
+	if g.NumEdges() > math.MaxInt32/2 {
+		return 0, fmt.Errorf("neighbourhood expansion: %d edges, more than the %d its int32 list entries (two an edge) can name", g.NumEdges(), math.MaxInt32/2)
+	}
 	x := &expander{g: g, high: high, off: inc.Offsets, part: part, load: load}
 	x.n = make([]int32, nv)
-	x.edge = make([]int32, len(inc.Edge))
+	x.end = make([]int32, len(inc.Edge))
 	x.other = make([]int32, len(inc.Edge))
-	x.posU = make([]int32, g.NumEdges())
-	x.posV = make([]int32, g.NumEdges())
+	x.pos = make([]int32, 2*g.NumEdges())
 	x.inS = make([]uint64, (nv+63)/64)
 	x.hpos = make([]int32, nv)
 	total := 0
@@ -91,12 +95,12 @@ func expand(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, hig
 			if part[e] >= 0 {
 				continue
 			}
-			x.edge[base], x.other[base] = e, g.Opposite(e, int32(v))
-			if g.U[e] == int32(v) {
-				x.posU[e] = base - lo
-			} else {
-				x.posV[e] = base - lo
+			end := 2 * e
+			if g.U[e] != int32(v) {
+				end++
 			}
+			x.end[base], x.other[base] = end, g.Opposite(e, int32(v))
+			x.pos[end] = base - lo
 			base++
 		}
 		x.n[v] = base - lo
@@ -141,7 +145,7 @@ func expand(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, hig
 			// Move v to the core: its neighbours join the boundary.
 			for x.n[v] > 0 && load[p] < x.target {
 				i := x.off[v]
-				e, y := x.edge[i], x.other[i]
+				e, y := x.end[i]>>1, x.other[i]
 				if !x.inBoundary(y) {
 					x.join(y)
 				}
@@ -183,7 +187,7 @@ func (x *expander) join(y int32) {
 		return
 	}
 	for i := x.off[y]; i < x.off[y]+x.n[y] && x.load[x.cur] < x.target; {
-		e, z := x.edge[i], x.other[i]
+		e, z := x.end[i]>>1, x.other[i]
 		if x.inBoundary(z) {
 			x.assign(e) // swaps y's last entry into i
 			continue
@@ -202,9 +206,9 @@ func (x *expander) assign(e int32) {
 	x.load[x.cur]++
 	x.took++
 	u, v := x.g.U[e], x.g.V[e]
-	x.drop(u, x.posU[e])
+	x.drop(u, x.pos[2*e])
 	if v != u {
-		x.drop(v, x.posV[e])
+		x.drop(v, x.pos[2*e+1])
 	}
 }
 
@@ -217,13 +221,9 @@ func (x *expander) drop(w, i int32) {
 	last := x.n[w] - 1
 	if i != last {
 		a, b := x.off[w]+i, x.off[w]+last
-		f := x.edge[b]
-		x.edge[a], x.other[a] = f, x.other[b]
-		if x.g.U[f] == w {
-			x.posU[f] = i
-		} else {
-			x.posV[f] = i
-		}
+		f := x.end[b]
+		x.end[a], x.other[a] = f, x.other[b]
+		x.pos[f] = i // which end: no read of the edge's endpoints
 	}
 	x.n[w] = last
 	if h := x.hpos[w]; h >= 0 {

@@ -145,12 +145,12 @@ func expand(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, hig
 			// Move v to the core: its neighbours join the boundary.
 			for x.n[v] > 0 && load[p] < x.target {
 				i := x.off[v]
-				e, y := x.end[i]>>1, x.other[i]
+				end, y := x.end[i], x.other[i]
 				if !x.inBoundary(y) {
 					x.join(y)
 				}
-				if part[e] < 0 && load[p] < x.target {
-					x.assign(e)
+				if part[end>>1] < 0 && load[p] < x.target {
+					x.assign(end, v, y)
 				}
 			}
 		}
@@ -187,9 +187,8 @@ func (x *expander) join(y int32) {
 		return
 	}
 	for i := x.off[y]; i < x.off[y]+x.n[y] && x.load[x.cur] < x.target; {
-		e, z := x.end[i]>>1, x.other[i]
-		if x.inBoundary(z) {
-			x.assign(e) // swaps y's last entry into i
+		if z := x.other[i]; x.inBoundary(z) {
+			x.assign(x.end[i], y, z) // swaps y's last entry into i
 			continue
 		}
 		i++
@@ -199,16 +198,19 @@ func (x *expander) join(y int32) {
 	}
 }
 
-// assign puts edge e into the current part and drops it from its
-// endpoints' lists.
-func (x *expander) assign(e int32) {
-	x.part[e] = x.cur
+// assign puts the edge of list entry end, in w's list with z at its other
+// end, into the current part and drops it from both lists: the caller
+// knows the endpoints, so the edge's are not read (a cache miss each).
+func (x *expander) assign(end, w, z int32) {
+	x.part[end>>1] = x.cur
 	x.load[x.cur]++
 	x.took++
-	u, v := x.g.U[e], x.g.V[e]
-	x.drop(u, x.pos[2*e])
-	if v != u {
-		x.drop(v, x.pos[2*e+1])
+	if end&1 != 0 { // U's end first, as before
+		w, z, end = z, w, end^1
+	}
+	x.drop(w, x.pos[end])
+	if z != w {
+		x.drop(z, x.pos[end^1])
 	}
 }
 

@@ -1,5 +1,11 @@
 package matrices
 
+import (
+	"sync/atomic"
+
+	"github.com/spac-gpu/spac/internal/par"
+)
+
 // CountingSort returns the entry indices 0 to len(key)-1 stably sorted by
 // key[e], which must lie in [0, n); order, when not nil, is the permutation
 // of the entries whose relative order ties keep (nil: index order). It is linear in len(key) + n: sorting nonzeros
@@ -35,7 +41,7 @@ func CountingSort(key []int32, n int, order []int32) []int32 {
 // Entries already in that order, as a file written row by row has them,
 // are recognised in one pass and cost no sort.
 func RowMajor(row, col []int32, nRows, nCols int) []int32 {
-	if inRowMajor(row, col) {
+	if InRowMajor(row, col) {
 		out := make([]int32, len(row))
 		for e := range out {
 			out[e] = int32(e)
@@ -45,12 +51,21 @@ func RowMajor(row, col []int32, nRows, nCols int) []int32 {
 	return CountingSort(row, nRows, CountingSort(col, nCols, nil))
 }
 
-// inRowMajor reports whether the entries are sorted by (row, col).
-func inRowMajor(row, col []int32) bool {
-	for e := 1; e < len(row); e++ {
-		if row[e] < row[e-1] || (row[e] == row[e-1] && col[e] < col[e-1]) {
-			return false
+// InRowMajor reports whether the entries are sorted by (row, col). Ranges
+// of the entries are checked in parallel, each stopping once any has found
+// a pair out of order.
+func InRowMajor(row, col []int32) bool {
+	m := len(row)
+	var unsorted atomic.Bool
+	par.DoRanges(m, rowMajorRun, func(lo, hi int) {
+		for e := max(lo, 1); e < hi && !unsorted.Load(); e++ {
+			if r, q := row[e], row[e-1]; r < q || (r == q && col[e] < col[e-1]) {
+				unsorted.Store(true)
+			}
 		}
-	}
-	return true
+	})
+	return !unsorted.Load()
 }
+
+// rowMajorRun is the entries InRowMajor checks as one task.
+const rowMajorRun = 1 << 20

@@ -49,9 +49,8 @@ func (NE) Partition(ctx context.Context, g *matrices.Graph, inc *matrices.Incide
 // incidence list, shrunk by swapping the last entry in), the boundary
 // heap, and the current part's boundary set as a bitset.
 type expander struct {
-	g          *matrices.Graph
 	high       []bool  // vertices kept out of the expansion (HEP's NE++); nil: none
-	off        []int32 // list of v: edge[off[v] : off[v]+n[v]], other likewise
+	off        []int32 // list of v: end[off[v] : off[v]+n[v]], other likewise
 	n          []int32
 	end        []int32 // the list entries: 2e for edge e at U[e], 2e+1 at V[e]
 	other      []int32
@@ -75,7 +74,7 @@ func expand(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, hig
 	if g.NumEdges() > math.MaxInt32/2 {
 		return 0, fmt.Errorf("neighbourhood expansion: %d edges, more than the %d its int32 list entries (two an edge) can name", g.NumEdges(), math.MaxInt32/2)
 	}
-	x := &expander{g: g, high: high, off: inc.Offsets, part: part, load: load}
+	x := &expander{high: high, off: inc.Offsets, part: part, load: load}
 	x.n = make([]int32, nv)
 	x.end = make([]int32, len(inc.Edge))
 	x.other = make([]int32, len(inc.Edge))

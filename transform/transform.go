@@ -417,7 +417,7 @@ func Omega(g *matrices.Graph, inc *matrices.Incidence, f Formulation, vertexPart
 // read in order; otherwise every list is, over ranges of vertices in
 // parallel (reading endpoints at random).
 func neighbourSorted(g *matrices.Graph, inc *matrices.Incidence) bool {
-	if g.Model == matrices.ModelSpMV && rowMajor(g) {
+	if g.Model == matrices.ModelSpMV && matrices.InRowMajor(g.U, g.V) {
 		return true
 	}
 	n := len(inc.Offsets) - 1
@@ -432,22 +432,6 @@ func neighbourSorted(g *matrices.Graph, inc *matrices.Incidence) bool {
 					return
 				}
 				prev = o
-			}
-		}
-	})
-	return !unsorted.Load()
-}
-
-// rowMajor reports whether g's edges are in (U, V) order, ties allowed;
-// ranges of edges are checked in parallel.
-func rowMajor(g *matrices.Graph) bool {
-	m := g.NumEdges()
-	var unsorted atomic.Bool
-	par.Do(linkChunks, func(c int) {
-		lo, hi := max(m*c/linkChunks, 1), m*(c+1)/linkChunks
-		for e := lo; e < hi && !unsorted.Load(); e++ {
-			if u, w := g.U[e], g.U[e-1]; u < w || (u == w && g.V[e] < g.V[e-1]) {
-				unsorted.Store(true)
 			}
 		}
 	})

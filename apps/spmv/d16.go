@@ -97,7 +97,7 @@ const d16WideShare = 2
 
 // newD16 builds the format; blocks may be wide where allowWide.
 func newD16(m *Matrix, blockSize int, allowWide bool) (*D16, error) {
-	if blockSize%seg8WarpSlots != 0 || blockSize/seg8WarpSlots > seg8Warps {
+	if blockSize%seg8WarpSlots != 0 || blockSize > d16MaxSlots {
 		return nil, fmt.Errorf("%w: csr-d16 runs B/8 threads in at most 4 whole warps, and block size %d is not 256, 512, 768 or 1024", ErrUnsupported, blockSize)
 	}
 	empty := 0

@@ -298,8 +298,8 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 	if err := CheckBlockSize(blockSize); err != nil {
 		return nil, err
 	}
-	if blockSize > MaxThreads && k.TasksPerThread() == 1 {
-		return nil, fmt.Errorf("%w: %s runs a thread a task or a row, and block size %d is more than a CUDA block's %d threads", ErrUnsupported, k, blockSize, MaxThreads)
+	if blockSize > k.MaxBlockSize() {
+		return nil, fmt.Errorf("%w: %s runs blocks of at most %d tasks, and the block size is %d (spac-d16 and spac-d16-own run parts of up to %d)", ErrUnsupported, k, k.MaxBlockSize(), blockSize, MaxBlockSize)
 	}
 	var err error
 	add := func(l *gpu.Launch, e error) error {
@@ -337,9 +337,6 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		err = s.spacD16Op(op, sched, k == SPACD16Own)
 	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF:
 		a := sched.a
-		if blockSize > MaxThreads {
-			return nil, fmt.Errorf("%w: %s runs parts of at most %d tasks, and schedule %s has %d (spac-d16 runs them)", ErrUnsupported, k, MaxThreads, a.Label, blockSize)
-		}
 		if k.IsSeg() && a.Desc == nil {
 			return nil, fmt.Errorf("%w: %s runs B/4 threads in whole warps, and schedule %s has block size %d, not a multiple of 128", ErrUnsupported, k, a.Label, a.BlockSize)
 		}

@@ -88,14 +88,13 @@ func (k Kernel) ReadOnlyVariant() Kernel {
 	return k
 }
 
-// TasksPerThread is how many consecutive tasks of a block one thread of
-// kernel k runs: 1 (a thread per task or row, the paper's mapping; cuSPARSE
-// too, whose launches are its own) or 4 (the -x4 kernels and spac-seg: a
-// block of B tasks has B/4 threads, which load 16 bytes at a time) or 8
-// (spac-seg8 and the d16 kernels: B/8 threads).
+// TasksPerThread is how many consecutive tasks of a schedule one thread of
+// a SPAC kernel runs: 1 (a thread per task, the paper's mapping) or 4 (the
+// -x4 kernels and spac-seg: a block of B tasks has B/4 threads, which load
+// 16 bytes at a time) or 8 (spac-seg8 and spac-d16: B/8 threads).
 func (k Kernel) TasksPerThread() int {
 	switch {
-	case k.IsSeg8() || k.IsSPACD16() || k == CSRD16 || k == CSRD16Hot || k == CSRD16RCM:
+	case k.IsSeg8() || k.IsSPACD16():
 		return seg8Slots
 	case k == SPACSharedX4 || k == SPACReadOnlyX4 || k.IsSeg():
 		return 4
@@ -124,6 +123,16 @@ func (k Kernel) IsSeg8() bool {
 
 // Prefetches reports whether a spac-seg8 variant takes a prefetch distance.
 func (k Kernel) Prefetches() bool { return k == SPACSeg8PF || k == SPACSeg8LBPF }
+
+// MaxBlockSize is the most tasks of a block kernel k runs: MaxThreads, but
+// for spac-d16 and spac-d16-own, which run a schedule's parts of up to
+// MaxBlockSize tasks as thread blocks of 1024 (NewSPACD16).
+func (k Kernel) MaxBlockSize() int {
+	if k.IsSPACD16() {
+		return MaxBlockSize
+	}
+	return MaxThreads
+}
 
 // IsSPACD16 reports whether the kernel runs csr-d16's format over a
 // schedule's parts: spac-d16, or spac-d16-own, whose rows are whole.

@@ -184,9 +184,8 @@ const PaddingSlot = math.MaxUint16
 // kernel runs: spac-d16 runs parts of up to 16384 as thread blocks of 1024.
 const MaxBlockSize = schedule.MaxBlockSize
 
-// MaxThreads is the largest thread block a kernel launches. The kernels of
-// a thread a task or a row, and the SPAC kernels but spac-d16, run blocks
-// of at most this many tasks and decline larger ones.
+// MaxThreads is the largest thread block a kernel launches, and the most
+// tasks a block of any kernel but spac-d16's runs (Kernel.MaxBlockSize).
 const MaxThreads = schedule.MaxThreads
 
 // CheckBlockSize says whether some kernel can run blocks of b tasks: a

@@ -2,6 +2,7 @@ package spmv
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -29,52 +30,23 @@ import (
 // part whose run crosses one of the format's block boundaries (a part
 // that did not fill its block lets the next one begin in it).
 func NewSPACD16(a *ScheduleArrays) (d *D16, rowMap []int32, err error) {
-	if len(a.YLocal) != a.Blocks*a.BlockSize || len(a.YOffsets) != a.Blocks+1 {
-		return nil, nil, fmt.Errorf("spac-d16: schedule %s: inconsistent array lengths", a.Label)
+	sr, err := newStoredRows(a, "spac-d16")
+	if err != nil {
+		return nil, nil, err
 	}
-	rows := len(a.YUnique)
-	// What NewD16 reads of a matrix: RowPtr, Col and Val.
-	m := &Matrix{Name: a.Label, NRows: rows, NCols: a.NCols, RowPtr: make([]int32, rows+1),
-		Col: make([]int32, 0, a.NNZ), Val: make([]float64, 0, a.NNZ)}
-	for b := range a.Blocks {
-		y0 := a.YOffsets[b]
-		for t := range a.BlockSize {
-			slot := b*a.BlockSize + t
-			yl := a.YLocal[slot]
-			if yl == PaddingSlot {
-				break // a block's tasks come first, sorted by row
-			}
-			m.RowPtr[y0+int32(yl)+1]++
-			m.Col = append(m.Col, a.Col[slot])
-			m.Val = append(m.Val, a.Val[slot])
-		}
-	}
-	for r := range rows {
-		m.MaxRowNNZ = max(m.MaxRowNNZ, int(m.RowPtr[r+1]))
-		m.RowPtr[r+1] += m.RowPtr[r]
-	}
-	if int(m.RowPtr[rows]) != a.NNZ {
-		return nil, nil, fmt.Errorf("spac-d16: schedule %s holds %d tasks, the matrix %d entries", a.Label, m.RowPtr[rows], a.NNZ)
-	}
-	if d, err = NewD16(m, min(a.BlockSize, d16MaxSlots)); err != nil {
-		return nil, nil, fmt.Errorf("spac-d16 (csr-d16's format over the schedule's rows): %w", err)
-	}
-	rowMap = make([]int32, rows)
+	rowMap = make([]int32, len(a.YUnique))
 	for i, r := range a.YUnique {
+		sr.take(int32(i))
+		sr.endRow()
 		rowMap[i] = r
 		if a.YShared[i] != 0 {
 			rowMap[i] |= -1 << 31
 		}
 	}
-	// The format's own shared rows (none where its blocks are cut at rows,
-	// d16Layout) are rows of the schedule's numbering: cleared as y's rows.
-	zero := slices.Clone(a.ZeroRows)
-	for _, r := range d.ZeroRows {
-		zero = append(zero, a.YUnique[r])
-	}
-	slices.Sort(zero)
-	d.ZeroRows = slices.Compact(zero)
-	return d, rowMap, nil
+	// The rows the schedule shares or leaves out are cleared, as are those
+	// of the format's own shared rows (none where its blocks are cut at
+	// rows, d16Layout).
+	return sr.format(a, rowMap, a.ZeroRows, "spac-d16")
 }
 
 // NewSPACD16Owned builds spac-d16-own's format: spac-d16's, with every row
@@ -87,22 +59,9 @@ func NewSPACD16(a *ScheduleArrays) (d *D16, rowMap []int32, err error) {
 // format's blocks of at most 1024 slots take the parts as they come. Its
 // rowMap has no bit 31 set.
 func NewSPACD16Owned(a *ScheduleArrays) (d *D16, rowMap []int32, err error) {
-	if len(a.YLocal) != a.Blocks*a.BlockSize || len(a.YOffsets) != a.Blocks+1 || len(a.YShared) != len(a.YUnique) {
-		return nil, nil, fmt.Errorf("spac-d16-own: schedule %s: inconsistent array lengths", a.Label)
-	}
-	stored := len(a.YUnique)
-	// first[i]: the first slot of stored row i (a block's tasks come first,
-	// sorted by row, so a stored row's tasks are consecutive slots).
-	first, count := make([]int32, stored), make([]int32, stored)
-	for b := range a.Blocks {
-		y0 := a.YOffsets[b]
-		for t := a.BlockSize - 1; t >= 0; t-- {
-			slot := b*a.BlockSize + t
-			if yl := a.YLocal[slot]; yl != PaddingSlot {
-				first[y0+int32(yl)] = int32(slot)
-				count[y0+int32(yl)]++
-			}
-		}
+	sr, err := newStoredRows(a, "spac-d16-own")
+	if err != nil {
+		return nil, nil, err
 	}
 	// The owner of each shared row: its stored row with the most tasks.
 	owner := make([]int32, a.NRows)
@@ -110,16 +69,9 @@ func NewSPACD16Owned(a *ScheduleArrays) (d *D16, rowMap []int32, err error) {
 		owner[r] = -1
 	}
 	for i, r := range a.YUnique {
-		if o := owner[r]; o < 0 || count[i] > count[o] {
+		if o := owner[r]; o < 0 || sr.count[i] > sr.count[o] {
 			owner[r] = int32(i)
 		}
-	}
-	m := &Matrix{Name: a.Label, NCols: a.NCols, RowPtr: make([]int32, 1, stored+1),
-		Col: make([]int32, 0, a.NNZ), Val: make([]float64, 0, a.NNZ)}
-	addRow := func(r int32) {
-		m.RowPtr = append(m.RowPtr, int32(len(m.Col)))
-		rowMap = append(rowMap, r)
-		m.MaxRowNNZ = max(m.MaxRowNNZ, int(m.RowPtr[len(m.RowPtr)-1]-m.RowPtr[len(m.RowPtr)-2]))
 	}
 	// The stored rows of each shared row, listed by row (a counting sort),
 	// for its owner to take all their tasks.
@@ -140,41 +92,93 @@ func NewSPACD16Owned(a *ScheduleArrays) (d *D16, rowMap []int32, err error) {
 			next[r]++
 		}
 	}
-	take := func(i int32) {
-		s := first[i]
-		m.Col = append(m.Col, a.Col[s:s+count[i]]...)
-		m.Val = append(m.Val, a.Val[s:s+count[i]]...)
-	}
+	rowMap = make([]int32, 0, a.NRows)
 	for i, r := range a.YUnique {
 		switch {
 		case a.YShared[i] == 0:
-			take(int32(i))
+			sr.take(int32(i))
 		case owner[r] == int32(i):
 			for _, j := range parts[start[r]:start[r+1]] {
-				take(j)
+				sr.take(j)
 			}
 		default:
 			continue // its tasks went to the owner
 		}
-		addRow(r)
+		sr.endRow()
+		rowMap = append(rowMap, r)
 	}
 	for r := range a.NRows {
 		if owner[r] < 0 { // an empty row of y: a slot that stores 0
-			addRow(int32(r))
+			sr.endRow()
+			rowMap = append(rowMap, int32(r))
 		}
-	}
-	m.NRows = len(rowMap)
-	if len(m.Col) != a.NNZ {
-		return nil, nil, fmt.Errorf("spac-d16-own: schedule %s holds %d tasks, the matrix %d entries", a.Label, len(m.Col), a.NNZ)
-	}
-	if d, err = NewD16(m, min(a.BlockSize, d16MaxSlots)); err != nil {
-		return nil, nil, fmt.Errorf("spac-d16-own (csr-d16's format over the schedule's rows): %w", err)
 	}
 	// Only the format's own shared rows (none where its blocks are cut at
 	// rows) are cleared.
-	for i, r := range d.ZeroRows {
-		d.ZeroRows[i] = rowMap[r]
+	return sr.format(a, rowMap, nil, "spac-d16-own")
+}
+
+// storedRows builds the matrix whose rows are a schedule's stored rows
+// (its blocks' unique y) in the order a builder takes them, for NewD16,
+// which reads its RowPtr, Col and Val.
+type storedRows struct {
+	a            *ScheduleArrays
+	first, count []int32 // stored row i's tasks: count[i] slots from first[i]
+	m            *Matrix
+}
+
+// newStoredRows finds each stored row's slots: a block's tasks come first,
+// sorted by row, so a stored row's tasks are consecutive slots.
+func newStoredRows(a *ScheduleArrays, kernel string) (*storedRows, error) {
+	if len(a.YLocal) != a.Blocks*a.BlockSize || len(a.YOffsets) != a.Blocks+1 || len(a.YShared) != len(a.YUnique) {
+		return nil, fmt.Errorf("%s: schedule %s: inconsistent array lengths", kernel, a.Label)
 	}
-	slices.Sort(d.ZeroRows)
+	n := len(a.YUnique)
+	sr := &storedRows{a: a, first: make([]int32, n), count: make([]int32, n),
+		m: &Matrix{Name: a.Label, NCols: a.NCols, RowPtr: make([]int32, 1, n+1),
+			Col: make([]int32, 0, a.NNZ), Val: make([]float64, 0, a.NNZ)}}
+	for b := range a.Blocks {
+		y0 := a.YOffsets[b]
+		for t := a.BlockSize - 1; t >= 0; t-- {
+			slot := b*a.BlockSize + t
+			if yl := a.YLocal[slot]; yl != PaddingSlot {
+				sr.first[y0+int32(yl)] = int32(slot)
+				sr.count[y0+int32(yl)]++
+			}
+		}
+	}
+	return sr, nil
+}
+
+// take appends stored row i's tasks to the row being built.
+func (sr *storedRows) take(i int32) {
+	s, n := sr.first[i], sr.count[i]
+	sr.m.Col = append(sr.m.Col, sr.a.Col[s:s+n]...)
+	sr.m.Val = append(sr.m.Val, sr.a.Val[s:s+n]...)
+}
+
+// endRow ends the row being built (without tasks: an empty row).
+func (sr *storedRows) endRow() { sr.m.RowPtr = append(sr.m.RowPtr, int32(len(sr.m.Col))) }
+
+// format builds csr-d16's format over the rows taken, in blocks of at most
+// d16MaxSlots (a larger part runs as several blocks). Its ZeroRows are rows
+// of y: zero and the format's own shared rows, whose row i is y's
+// rowMap[i] (bit 31 aside).
+func (sr *storedRows) format(a *ScheduleArrays, rowMap, zero []int32, kernel string) (*D16, []int32, error) {
+	m := sr.m
+	m.NRows = len(m.RowPtr) - 1
+	if len(m.Col) != a.NNZ {
+		return nil, nil, fmt.Errorf("%s: schedule %s holds %d tasks, the matrix %d entries", kernel, a.Label, len(m.Col), a.NNZ)
+	}
+	d, err := NewD16(m, min(a.BlockSize, d16MaxSlots))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s (csr-d16's format over the schedule's rows): %w", kernel, err)
+	}
+	zero = slices.Clone(zero)
+	for _, r := range d.ZeroRows {
+		zero = append(zero, rowMap[r]&math.MaxInt32)
+	}
+	slices.Sort(zero)
+	d.ZeroRows = slices.Compact(zero)
 	return d, rowMap, nil
 }

@@ -138,6 +138,37 @@ func (lr *lineReader) fill() {
 	}
 }
 
+// chunk appends the next whole lines of the input to dst, at least n bytes
+// of them unless the input ends first, and counts them in lr.line as next
+// would. At the end of the input it appends the rest, a last line without
+// a line end included; nothing when nothing is left or a read failed
+// (failure says which).
+func (lr *lineReader) chunk(dst []byte, n int) []byte {
+	for {
+		avail := lr.buf[lr.pos:lr.end]
+		if len(avail) >= n || lr.eof || lr.err != nil {
+			cut := bytes.LastIndexByte(avail, '\n') + 1
+			if lr.eof {
+				cut = len(avail)
+			}
+			if cut > 0 {
+				lines := avail[:cut]
+				lr.pos += cut
+				lr.scanned = lr.pos
+				lr.line += bytes.Count(lines, []byte{'\n'})
+				if lines[cut-1] != '\n' {
+					lr.line++
+				}
+				return append(dst, lines...)
+			}
+			if lr.eof || lr.err != nil {
+				return dst
+			}
+		}
+		lr.fill() // more bytes, or a line longer than n: read on to its end
+	}
+}
+
 // peek returns up to n bytes of the input ahead of the next line without
 // consuming them; fewer only when the input is shorter.
 func (lr *lineReader) peek(n int) []byte {

@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/spac-gpu/spac/internal/par"
 )
 
 const mmBanner = "%%MatrixMarket"
@@ -360,6 +362,23 @@ func plural(n int64, one, many string) string {
 }
 
 func (p *mmParser) readCoordinate() error {
+	var err error
+	if w := par.Workers(parallelMaxWorkers); w > 1 && p.nnz >= parallelMinEntries && p.f.field != Complex {
+		err = p.readCoordinateParallel(w)
+	} else {
+		err = p.entries()
+	}
+	if err != nil {
+		return err
+	}
+	if int64(len(p.m.Row)) < p.nnz {
+		return p.tooFew()
+	}
+	return nil
+}
+
+// entries reads the entry lines of p.lr one at a time to its end.
+func (p *mmParser) entries() error {
 	lr, m := p.lr, p.m
 	for {
 		line, ok := lr.next()
@@ -381,13 +400,7 @@ func (p *mmParser) readCoordinate() error {
 			return err
 		}
 	}
-	if err := lr.failure(); err != nil {
-		return err
-	}
-	if int64(len(m.Row)) < p.nnz {
-		return p.tooFew()
-	}
-	return nil
+	return lr.failure()
 }
 
 // fastEntry parses the common entry line "i j [v]" of a real, integer or

@@ -1,0 +1,172 @@
+package matrices
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// readBoth reads in one line at a time and in parallel, in chunks of chunk
+// bytes on at least two workers; oneByte feeds the parallel reader a byte
+// a read.
+func readBoth(t testing.TB, in string, chunk int, oneByte bool) (serial, parallel *COO, serr, perr error) {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
+	defer func(n int64, c int) { parallelMinEntries, mmChunkBytes = n, c }(parallelMinEntries, mmChunkBytes)
+	parallelMinEntries = math.MaxInt64
+	serial, serr = ReadMatrixMarket(strings.NewReader(in), "x.mtx")
+	parallelMinEntries, mmChunkBytes = 0, chunk
+	if oneByte {
+		parallel, perr = ReadMatrixMarket(&ioOneByteReader{r: strings.NewReader(in)}, "x.mtx")
+	} else {
+		parallel, perr = ReadMatrixMarket(strings.NewReader(in), "x.mtx")
+	}
+	return serial, parallel, serr, perr
+}
+
+// checkSame fails unless the two reads gave the same matrix (entries in
+// the same order, values bit for bit, the same duplicates) or the same
+// error.
+func checkSame(t testing.TB, label string, serial, parallel *COO, serr, perr error) {
+	t.Helper()
+	switch {
+	case (serr == nil) != (perr == nil):
+		t.Fatalf("%s: serial error %v, parallel error %v", label, serr, perr)
+	case serr != nil:
+		if serr.Error() != perr.Error() {
+			t.Fatalf("%s: errors differ:\nserial   %v\nparallel %v", label, serr, perr)
+		}
+	default:
+		if err := ioEqual(parallel, serial); err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		if parallel.Duplicates != serial.Duplicates {
+			t.Fatalf("%s: %d duplicates, serial %d", label, parallel.Duplicates, serial.Duplicates)
+		}
+	}
+}
+
+// parallelInputs are valid and broken coordinate sections of a few
+// hundred lines, the mistake (if any) far from the first chunk.
+func parallelInputs() map[string]string {
+	body := func(n int, line func(i int) string) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(line(i))
+		}
+		return b.String()
+	}
+	entry := func(i int) string {
+		return fmt.Sprintf("%d %d %s\n", i%50+1, (i*7)%40+1, strconv.FormatFloat(float64(i)*0.37-11, 'e', 13, 64))
+	}
+	general := "%%MatrixMarket matrix coordinate real general\n% a comment\n50 40 300\n"
+	in := map[string]string{
+		"valid":            general + body(300, entry),
+		"crlf":             strings.ReplaceAll(general+body(300, entry), "\n", "\r\n"),
+		"no last line end": strings.TrimSuffix(general+body(300, entry), "\n"),
+		"comments and blank lines": general + body(300, func(i int) string {
+			if i%37 == 0 {
+				return "% note\n\n  \t\n" + entry(i)
+			}
+			return entry(i)
+		}),
+		"unusual but valid": general + body(300, func(i int) string {
+			if i == 211 {
+				return "  12   7   +1.5E+2  \n" // through entry: leading spaces and a plus sign
+			}
+			return entry(i)
+		}),
+		"bad row at 250": general + body(300, func(i int) string {
+			if i == 250 {
+				return "51 1 1.0\n"
+			}
+			return entry(i)
+		}),
+		"bad value at 199": general + body(300, func(i int) string {
+			if i == 199 {
+				return "1 1 1.0x\n"
+			}
+			return entry(i)
+		}),
+		"too many":   strings.Replace(general, "300\n", "290\n", 1) + body(300, entry),
+		"too few":    strings.Replace(general, "300\n", "310\n", 1) + body(300, entry),
+		"pattern":    "%%MatrixMarket matrix coordinate pattern general\n50 40 300\n" + body(300, func(i int) string { return fmt.Sprintf("%d %d\n", i%50+1, i%40+1) }),
+		"integer":    "%%MatrixMarket matrix coordinate integer general\n50 40 300\n" + body(300, func(i int) string { return fmt.Sprintf("%d %d %d\n", i%50+1, i%40+1, i-150) }),
+		"duplicates": general + body(300, func(i int) string { return fmt.Sprintf("%d %d 1\n", i%5+1, i%3+1) }),
+		"symmetric upper at 120": "%%MatrixMarket matrix coordinate real symmetric\n60 60 300\n" + body(300, func(i int) string {
+			if i == 120 {
+				return "3 9 1\n"
+			}
+			return fmt.Sprintf("%d %d 2\n", i%60+1, i%60/2+1)
+		}),
+	}
+	for _, c := range ioMMErrorCases {
+		in["error case "+c.name] = c.in
+	}
+	for _, c := range hostileInputs {
+		in["hostile "+c.name] = c.in
+	}
+	return in
+}
+
+// TestReadMatrixMarketParallel checks that the parallel reader of the
+// coordinate section gives what reading one line at a time gives: the
+// same entries in the same order, or the same error at the same line,
+// however the input is cut into chunks and however it arrives.
+func TestReadMatrixMarketParallel(t *testing.T) {
+	for name, in := range parallelInputs() {
+		for _, chunk := range []int{1, 7, 64, 1000, 1 << 20} {
+			s, p, serr, perr := readBoth(t, in, chunk, false)
+			checkSame(t, fmt.Sprintf("%s, chunks of %d bytes", name, chunk), s, p, serr, perr)
+		}
+		s, p, serr, perr := readBoth(t, in, 50, true)
+		checkSame(t, name+", one byte a read", s, p, serr, perr)
+	}
+}
+
+// The parallel path must actually be taken: a chunk's mistake is found by
+// the worker's fastEntry and reported by the serial re-read with the line
+// the whole input has it on.
+func TestReadMatrixMarketParallelLine(t *testing.T) {
+	in := parallelInputs()["bad row at 250"]
+	_, _, _, perr := readBoth(t, in, 64, false)
+	// Three header lines, then the 251st entry.
+	if perr == nil || !strings.HasPrefix(perr.Error(), "reading x.mtx line 254: ") {
+		t.Fatalf("got %v, want an error at line 254", perr)
+	}
+}
+
+func FuzzReadMatrixMarketParallel(f *testing.F) {
+	for _, in := range parallelInputs() {
+		f.Add(in, uint8(7))
+	}
+	f.Fuzz(func(t *testing.T, in string, chunk uint8) {
+		s, p, serr, perr := readBoth(t, in, int(chunk)+1, false)
+		checkSame(t, "fuzz", s, p, serr, perr)
+	})
+}
+
+// BenchmarkReadMatrixMarketParallel reads the same 2M entries one line at a
+// time and in parallel, side by side.
+func BenchmarkReadMatrixMarketParallel(b *testing.B) {
+	data := ioGenMM(2_000_000, 1_000_000, func(b []byte, v float64) []byte { return strconv.AppendFloat(b, v, 'e', 13, 64) })
+	for _, c := range []struct {
+		name string
+		min  int64
+	}{{"serial", math.MaxInt64}, {"parallel", 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			defer func(n int64) { parallelMinEntries = n }(parallelMinEntries)
+			parallelMinEntries = c.min
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := ReadMatrixMarket(bytes.NewReader(data), "bench"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,12 +1,15 @@
 package matrices
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/spac-gpu/spac/internal/par"
 )
 
 // HeaderMode says whether an edge list starts with a header line "n m"
@@ -185,13 +188,10 @@ func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions, maxDim int) (
 		firstIDs  idStats
 	)
 	var f [4][]byte
-	for {
-		line, ok := lr.next()
-		if !ok {
-			break
-		}
+	// edge takes one line of lr (a blank or comment line included).
+	edge := func(lr *lineReader, line []byte) error {
 		if isBlankOrComment(line, "#%") {
-			continue
+			return nil
 		}
 		nf := edgeFields(line, &f)
 		if nf < 2 || nf > 3 {
@@ -199,13 +199,13 @@ func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions, maxDim int) (
 			if nf > 3 {
 				what = "more than 3 columns"
 			}
-			return nil, lr.errorf("expected an edge \"source target\" or \"source target weight\", got %s: %s", what, quote(line))
+			return lr.errorf("expected an edge \"source target\" or \"source target weight\", got %s: %s", what, quote(line))
 		}
 		var id [2]int64
 		for k := range 2 {
 			x, ok := parseUint(f[k])
 			if !ok {
-				return nil, lr.errorf("expected a vertex id (a non-negative integer), got %s", quote(f[k]))
+				return lr.errorf("expected a vertex id (a non-negative integer), got %s", quote(f[k]))
 			}
 			id[k] = x
 		}
@@ -215,7 +215,7 @@ func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions, maxDim int) (
 			pending = nf == 2 && opt.Header != HeaderNo
 			if !pending {
 				if opt.Header == HeaderYes {
-					return nil, lr.errorf("expected a header line \"n m\", got %d columns", nf)
+					return lr.errorf("expected a header line \"n m\", got %d columns", nf)
 				}
 				cols, colsLine = nf, lr.line
 			}
@@ -234,13 +234,13 @@ func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions, maxDim int) (
 				}
 			}
 			if nf != cols {
-				return nil, lr.errorf("expected %d columns like line %d, got %d", cols, colsLine, nf)
+				return lr.errorf("expected %d columns like line %d, got %d", cols, colsLine, nf)
 			}
 		}
 		if st != nil {
 			for k := range 2 {
 				if id[k] > math.MaxInt32 {
-					return nil, lr.errorf("expected a vertex id up to %d, got %s", math.MaxInt32, quote(f[k]))
+					return lr.errorf("expected a vertex id up to %d, got %s", math.MaxInt32, quote(f[k]))
 				}
 				st.add(id[k], lr.line)
 			}
@@ -250,9 +250,28 @@ func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions, maxDim int) (
 		if nf == 3 {
 			x, err := edgeWeight(lr, f[2])
 			if err != nil {
-				return nil, err
+				return err
 			}
 			w = push(w, x)
+		}
+		return nil
+	}
+	parallel := size < 0 || size >= parallelMinBytes
+	for {
+		if cols != 0 && parallel {
+			// The columns are settled: the rest of the lines go in
+			// parallel, appended to u, v, w and ids in order.
+			if err := readEdgesParallel(lr, cols, &u, &v, &w, &ids, edge); err != nil {
+				return nil, err
+			}
+			break
+		}
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		if err := edge(lr, line); err != nil {
+			return nil, err
 		}
 	}
 	if err := lr.failure(); err != nil {
@@ -343,6 +362,86 @@ func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions, maxDim int) (
 		return nil, err
 	}
 	return m, nil
+}
+
+// edgeLines are a chunk's edges and the extremes of their ids.
+type edgeLines struct {
+	u, v []int32
+	w    []float64
+	ids  idStats
+}
+
+// readEdgesParallel reads the rest of lr, edge lines of cols columns, on
+// several cores (see parallelLines), appending to u, v, w and ids what
+// edge, which reads one line, would append, or failing as it would.
+func readEdgesParallel(lr *lineReader, cols int, u, v *[]int32, w *[]float64, ids *idStats, edge func(*lineReader, []byte) error) error {
+	serial := func(lr *lineReader) error {
+		for {
+			line, ok := lr.next()
+			if !ok {
+				return lr.failure()
+			}
+			if err := edge(lr, line); err != nil {
+				return err
+			}
+		}
+	}
+	workers := par.Workers(parallelMaxWorkers)
+	if workers < 2 {
+		return serial(lr)
+	}
+	return parallelLines(lr, workers, func(data []byte, line int, res *edgeLines) bool {
+		n := bytes.Count(data, []byte{'\n'}) + 1 // at most this many edges: no append grows
+		if cap(res.u) < n {
+			res.u, res.v = make([]int32, 0, n), make([]int32, 0, n)
+		}
+		res.u, res.v, res.ids = res.u[:0], res.v[:0], idStats{}
+		if cols == 3 {
+			if res.w = res.w[:0]; cap(res.w) < n {
+				res.w = make([]float64, 0, n)
+			}
+		}
+		var f [4][]byte
+		return eachLine(data, func(l []byte, k int) bool {
+			if isBlankOrComment(l, "#%") {
+				return true
+			}
+			if edgeFields(l, &f) != cols {
+				return false
+			}
+			var id [2]int64
+			for j := range 2 {
+				x, ok := parseUint(f[j])
+				if !ok || x > math.MaxInt32 {
+					return false
+				}
+				id[j] = x
+			}
+			if cols == 3 {
+				x, ok := parseFloat(f[2])
+				if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
+					return false
+				}
+				res.w = append(res.w, x)
+			}
+			res.ids.add(id[0], line+k)
+			res.ids.add(id[1], line+k)
+			res.u = append(res.u, int32(id[0]))
+			res.v = append(res.v, int32(id[1]))
+			return true
+		})
+	}, func(data []byte, line int, res *edgeLines, fast bool) error {
+		if !fast {
+			return serial(lr.subReader(data, line))
+		}
+		*u = append(*u, res.u...)
+		*v = append(*v, res.v...)
+		if cols == 3 {
+			*w = append(*w, res.w...)
+		}
+		ids.merge(res.ids)
+		return nil
+	})
 }
 
 func edgeWeight(lr *lineReader, tok []byte) (float64, error) {

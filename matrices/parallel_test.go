@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"strconv"
 	"strings"
@@ -164,6 +165,147 @@ func BenchmarkReadMatrixMarketParallel(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
 				if _, err := ReadMatrixMarket(bytes.NewReader(data), "bench"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// readEdgesBoth reads in as an edge list one line at a time and in
+// parallel, as readBoth does.
+func readEdgesBoth(t testing.TB, in string, opt EdgeListOptions, chunk int, oneByte bool) (serial, parallel *COO, serr, perr error) {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
+	defer func(n int64, c int) { parallelMinBytes, mmChunkBytes = n, c }(parallelMinBytes, mmChunkBytes)
+	parallelMinBytes = math.MaxInt64
+	serial, serr = ReadEdgeList(strings.NewReader(in), "x.txt", opt)
+	parallelMinBytes, mmChunkBytes = 0, chunk
+	if oneByte {
+		parallel, perr = ReadEdgeList(&ioOneByteReader{r: strings.NewReader(in)}, "x.txt", opt)
+	} else {
+		parallel, perr = ReadEdgeList(strings.NewReader(in), "x.txt", opt)
+	}
+	return serial, parallel, serr, perr
+}
+
+// parallelEdgeInputs are edge lists of a few hundred lines, the mistake
+// (if any) far from the first chunk.
+func parallelEdgeInputs() map[string]string {
+	body := func(n int, line func(i int) string) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(line(i))
+		}
+		return b.String()
+	}
+	pair := func(i int) string { return fmt.Sprintf("%d %d\n", i%97+1, (i*13)%89+1) }
+	weighted := func(i int) string {
+		return fmt.Sprintf("%d\t%d\t%s\n", i%97, (i*13)%89, strconv.FormatFloat(float64(i)*0.25-3, 'g', -1, 64))
+	}
+	in := map[string]string{
+		"pairs":            "# a comment\n" + body(300, pair),
+		"weighted":         body(300, weighted),
+		"header":           "97 300\n" + body(300, pair),
+		"commas and crlf":  strings.ReplaceAll(strings.ReplaceAll(body(300, pair), " ", ","), "\n", "\r\n"),
+		"no last line end": strings.TrimSuffix(body(300, weighted), "\n"),
+		"comments and blank lines": body(300, func(i int) string {
+			if i%41 == 0 {
+				return "# note\n\n% more\n" + pair(i)
+			}
+			return pair(i)
+		}),
+		"repeats and loops": body(300, func(i int) string { return fmt.Sprintf("%d %d\n", i%7, i%5) }),
+		"extremes late": body(300, func(i int) string {
+			switch i {
+			case 210, 260:
+				return "5000 1\n" // the largest id twice: the first names the line
+			case 230:
+				return "0 3\n" // an id 0 late: 0-based after all
+			}
+			return pair(i)
+		}),
+		"bad id at 250": body(300, func(i int) string {
+			if i == 250 {
+				return "7 x\n"
+			}
+			return pair(i)
+		}),
+		"id above int32 at 180": body(300, func(i int) string {
+			if i == 180 {
+				return "1 2147483648\n"
+			}
+			return pair(i)
+		}),
+		"three columns at 270": body(300, func(i int) string {
+			if i == 270 {
+				return "1 2 3\n"
+			}
+			return pair(i)
+		}),
+		"NaN weight at 199": body(300, func(i int) string {
+			if i == 199 {
+				return "1 2 NaN\n"
+			}
+			return weighted(i)
+		}),
+		"header too small": "50 300\n" + body(300, pair),
+	}
+	for _, c := range ioEdgeListErrorCases {
+		in["error case "+c.name] = c.in
+	}
+	return in
+}
+
+// TestReadEdgeListParallel checks the parallel edge-list reader against
+// reading one line at a time, as TestReadMatrixMarketParallel does, under
+// every header, base and direction.
+func TestReadEdgeListParallel(t *testing.T) {
+	opts := []EdgeListOptions{{}, {Directed: true}, {Header: HeaderNo}, {Header: HeaderYes}, {Base: OneBased}, {Base: ZeroBased}}
+	for name, in := range parallelEdgeInputs() {
+		for _, opt := range opts {
+			for _, chunk := range []int{1, 7, 64, 1000, 1 << 20} {
+				s, p, serr, perr := readEdgesBoth(t, in, opt, chunk, false)
+				checkSame(t, fmt.Sprintf("%s, %+v, chunks of %d bytes", name, opt, chunk), s, p, serr, perr)
+			}
+			s, p, serr, perr := readEdgesBoth(t, in, opt, 50, true)
+			checkSame(t, fmt.Sprintf("%s, %+v, one byte a read", name, opt), s, p, serr, perr)
+		}
+	}
+}
+
+func FuzzReadEdgeListParallel(f *testing.F) {
+	for _, in := range parallelEdgeInputs() {
+		f.Add(in, uint8(0), uint8(7))
+	}
+	f.Fuzz(func(t *testing.T, in string, o, chunk uint8) {
+		opt := EdgeListOptions{Directed: o&1 != 0, Header: HeaderMode(o >> 1 % 3), Base: IDBase(o >> 3 % 3)}
+		s, p, serr, perr := readEdgesBoth(t, in, opt, int(chunk)+1, false)
+		checkSame(t, "fuzz", s, p, serr, perr)
+	})
+}
+
+// BenchmarkReadEdgeListParallel reads the same 4M edges one line at a time
+// and in parallel, side by side.
+func BenchmarkReadEdgeListParallel(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var data []byte
+	for range 4_000_000 {
+		data = strconv.AppendInt(data, int64(r.IntN(1<<22)), 10)
+		data = append(data, '\t')
+		data = strconv.AppendInt(data, int64(r.IntN(1<<22)), 10)
+		data = append(data, '\n')
+	}
+	for _, c := range []struct {
+		name string
+		min  int64
+	}{{"serial", math.MaxInt64}, {"parallel", 0}} {
+		b.Run(c.name, func(b *testing.B) {
+			defer func(n int64) { parallelMinBytes = n }(parallelMinBytes)
+			parallelMinBytes = c.min
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := ReadEdgeList(bytes.NewReader(data), "bench", EdgeListOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 
 	"github.com/spac-gpu/spac/internal/par"
 )
@@ -557,43 +558,76 @@ func sortedStrictly(a, b []int32) bool {
 // dupByRows returns a bit set of the entries that repeat an earlier one,
 // or nil if none does. It buckets the entries by row (a counting sort,
 // stable) and marks the columns seen in each row: linear time, no sort, no
-// hash map, but arrays of NRows and NCols.
+// hash map, but arrays of NRows and NCols. On several cores: each worker
+// counts and places a share of the entries (the shares in input order, so
+// the buckets keep it), then marks a range of rows with a bit set of its
+// own, cleared row by row.
 func dupByRows(m *COO) []uint64 {
 	nnz := len(m.Row)
+	// A worker's counts take NRows entries: at most about twice the
+	// entries in all.
+	w := par.Workers(min(parallelMaxWorkers, max(1, 2*nnz/max(1, m.NRows))))
+	if int64(nnz) < parallelMinEntries/16 {
+		w = 1
+	}
+	share := (nnz + w - 1) / w
+	cnt := make([][]int32, w) // cnt[i][r]: share i's entries in row r, then where its next one goes
+	par.Do(w, func(i int) {
+		c := make([]int32, m.NRows)
+		for _, r := range m.Row[i*share : min(nnz, (i+1)*share)] {
+			c[r]++
+		}
+		cnt[i] = c
+	})
 	start := make([]int32, m.NRows+1)
-	for _, r := range m.Row {
-		start[r+1]++
-	}
+	pos := int32(0)
 	for r := range m.NRows {
-		start[r+1] += start[r]
+		start[r] = pos
+		for _, c := range cnt {
+			n := c[r]
+			c[r] = pos
+			pos += n
+		}
 	}
+	start[m.NRows] = pos
 	order := make([]int32, nnz)
-	for e, r := range m.Row {
-		order[start[r]] = int32(e)
-		start[r]++
-	}
-	// start[r] is now the end of bucket r, and the start of bucket r+1.
-	mark := make([]int32, m.NCols)
-	for c := range mark {
-		mark[c] = -1
-	}
+	par.Do(w, func(i int) {
+		c := cnt[i]
+		for e := i * share; e < min(nnz, (i+1)*share); e++ {
+			r := m.Row[e]
+			order[c[r]] = int32(e)
+			c[r]++
+		}
+	})
+	cnt = nil
 	dup := make([]uint64, (nnz+63)/64)
-	found := false
-	lo := int32(0)
-	for r := range m.NRows {
-		hi := start[r]
-		for _, e := range order[lo:hi] {
-			c := m.Col[e]
-			if mark[c] == int32(r) {
-				dup[e/64] |= 1 << (e % 64)
-				found = true
-			} else {
-				mark[c] = int32(r)
+	var found atomic.Bool
+	par.Do(w, func(i int) {
+		// The rows whose entries begin in the i-th w-th of the buckets.
+		lo, _ := slices.BinarySearch(start[:m.NRows], int32(i*share))
+		hi, _ := slices.BinarySearch(start[:m.NRows], int32(min(nnz, (i+1)*share)))
+		if i == w-1 {
+			hi = m.NRows
+		}
+		seen := make([]uint64, (m.NCols+63)/64)
+		for r := lo; r < hi; r++ {
+			es := order[start[r]:start[r+1]]
+			for _, e := range es {
+				c := m.Col[e]
+				if seen[c>>6]&(1<<(c&63)) != 0 {
+					atomic.OrUint64(&dup[e>>6], 1<<(e&63)) // rows of other workers share the word
+					found.Store(true)
+				} else {
+					seen[c>>6] |= 1 << (c & 63)
+				}
+			}
+			for _, e := range es {
+				c := m.Col[e]
+				seen[c>>6] &^= 1 << (c & 63)
 			}
 		}
-		lo = hi
-	}
-	if !found {
+	})
+	if !found.Load() {
 		return nil
 	}
 	return dup

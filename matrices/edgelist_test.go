@@ -140,10 +140,20 @@ func FuzzReadEdgeList(f *testing.F) {
 // Both ways of finding repeated entries agree, on random lists with many
 // repeats.
 func TestDedupeSortMatchesRows(t *testing.T) {
+	t.Run("serial", func(t *testing.T) { checkDedupeSortMatchesRows(t) })
+	t.Run("parallel", func(t *testing.T) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(4, runtime.GOMAXPROCS(0))))
+		defer func(n int64) { parallelMinEntries = n }(parallelMinEntries)
+		parallelMinEntries = 0
+		checkDedupeSortMatchesRows(t)
+	})
+}
+
+func checkDedupeSortMatchesRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	for _, n := range []int{1, 3, 50} {
+	for _, n := range []int{1, 3, 50, 1000} {
 		a := &COO{NRows: n, NCols: n}
-		for range 400 {
+		for range 4000 {
 			a.Row = append(a.Row, int32(r.IntN(n)))
 			a.Col = append(a.Col, int32(r.IntN(n)))
 			a.Val = append(a.Val, float64(len(a.Val)))

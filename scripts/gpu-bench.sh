@@ -31,11 +31,14 @@
 #
 # The inputs beyond the L2 (issue 20), without the schedule kernels, whose
 # partitions of 130M-260M nonzeros take longer than a call (R-MAT's run on
-# one core: NE's expansion; the 20M-row circuit at B=16384 takes 106 s on 16
-# cores, so its SPAC rows fit: BLOCKS=16384 and the spac-d16 kernels):
+# one core: NE's expansion):
 #   K=csr-d16,csr-d16-hot,csr-d16-rcm,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell
 #   KERNELS=$K BLOCKS=1024 scripts/gpu-bench.sh OUT gen:rmat:scale=23,ef=16 gen:rmat:scale=24,ef=16
 #   KERNELS=$K BLOCKS=1024 SPMV_ARGS='--renumber random' scripts/gpu-bench.sh OUT2 gen:stencil3d:nx=272,ny=272,nz=272
+# Two of them fit a call with the SPAC kernels at BLOCKS=16384 alone: the
+# 20M-row circuit (partitioned in 106 s on 16 cores) and R-MAT 23 (376-381 s
+# on one, three partitions at a time 436 s; B=4096 494 s):
+#   KERNELS=spac-d16,spac-d16-own,cusparse-csr BLOCKS=16384 JOBS=1 scripts/gpu-bench.sh OUT gen:rmat:scale=23,ef=16
 #
 # Usage: scripts/gpu-bench.sh OUTDIR [INPUT...]
 #   INPUTs default to gen:PRESET for the eight presets and $MATRICES/*.gz.

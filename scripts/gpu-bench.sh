@@ -37,7 +37,7 @@
 #   KERNELS=$K BLOCKS=1024 SPMV_ARGS='--renumber random' scripts/gpu-bench.sh OUT2 gen:stencil3d:nx=272,ny=272,nz=272
 # Two of them fit a call with the SPAC kernels at BLOCKS=16384 alone: the
 # 20M-row circuit (partitioned in 106 s on 16 cores) and R-MAT 23 (376-381 s
-# on one, three partitions at a time 436 s; B=4096 494 s):
+# alone, 436 s with two more partitions beside it; B=4096 494 s):
 #   KERNELS=spac-d16,spac-d16-own,cusparse-csr BLOCKS=16384 JOBS=1 scripts/gpu-bench.sh OUT gen:rmat:scale=23,ef=16
 #
 # Usage: scripts/gpu-bench.sh OUTDIR [INPUT...]

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -172,6 +173,7 @@ func ReadRows(r io.Reader) ([]Row, error) {
 		var v struct {
 			Type string `json:"type"`
 			Row
+			MaxRelErr jsonFloat `json:"max_rel_error"`
 		}
 		err := dec.Decode(&v)
 		if err == io.EOF {
@@ -182,6 +184,7 @@ func ReadRows(r io.Reader) ([]Row, error) {
 		}
 		switch v.Type {
 		case "row":
+			v.Row.MaxRelErr = float64(v.MaxRelErr)
 			rows = append(rows, v.Row)
 		case "result":
 		default:
@@ -265,7 +268,36 @@ func WriteJSONRow(w io.Writer, r Row) error {
 	return json.NewEncoder(w).Encode(struct {
 		Type string `json:"type"`
 		Row
-	}{"row", r})
+		MaxRelErr jsonFloat `json:"max_rel_error"` // over Row's: a wrong product's error is infinite
+	}{"row", r, jsonFloat(r.MaxRelErr)})
+}
+
+// jsonFloat is a float64 that JSON carries as a number or, where it is
+// not finite (MaxRelError of a product wrong beyond measure: a NaN, or an
+// error in a row whose exact terms are all zero), as the string "+Inf",
+// "-Inf" or "NaN", which JSON numbers cannot say: encoding/json refuses
+// them, and one wrong kernel would end the run's output.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return json.Marshal(strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	return json.Marshal(v)
+}
+
+func (f *jsonFloat) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		v, err := strconv.ParseFloat(s, 64)
+		*f = jsonFloat(v)
+		return err
+	}
+	var v float64
+	err := json.Unmarshal(b, &v)
+	*f = jsonFloat(v)
+	return err
 }
 
 // WriteJSONResult writes the line that ends an input: the result less its

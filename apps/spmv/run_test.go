@@ -398,3 +398,30 @@ func TestRenumberings(t *testing.T) {
 		}
 	}
 }
+
+// A wrong product's error is infinite (or NaN): the JSON Lines output
+// must still carry the row, and reading it back must give the same error,
+// not a 0 that would pass for a correct kernel.
+func TestNonFiniteErrorRoundTrips(t *testing.T) {
+	for _, e := range []float64{math.Inf(1), math.NaN(), 2.5e-7} {
+		r := Row{Input: "x", Precision: "fp64", Kernel: "spac-d16", Device: "gpu", Micros: 3, MaxRelErr: e}
+		var js bytes.Buffer
+		if err := WriteJSONRow(&js, r); err != nil {
+			t.Fatalf("error %v: writing JSON: %v", e, err)
+		}
+		var csvOut bytes.Buffer
+		if err := WriteCSV(&csvOut, []*Result{{Rows: []Row{r}}}, true); err != nil {
+			t.Fatalf("error %v: writing CSV: %v", e, err)
+		}
+		for name, in := range map[string][]byte{"JSON": js.Bytes(), "CSV": csvOut.Bytes()} {
+			back, err := ReadRows(bytes.NewReader(in))
+			if err != nil || len(back) != 1 {
+				t.Fatalf("error %v: reading %s back: %d rows, %v\n%s", e, name, len(back), err, in)
+			}
+			got := back[0].MaxRelErr
+			if got != e && !(math.IsNaN(e) && math.IsNaN(got)) {
+				t.Errorf("error %v: %s gave back %v", e, name, got)
+			}
+		}
+	}
+}

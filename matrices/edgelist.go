@@ -257,21 +257,25 @@ func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions, maxDim int) (
 		}
 		return nil
 	}
-	parallel := size < 0 || size >= parallelMinBytes
-	for {
-		if cols != 0 && parallel {
-			// The columns are settled: the rest of the lines go in
-			// parallel, appended to u, v, w and ids in order.
-			if err := readEdgesParallel(lr, cols, &u, &v, &w, &ids, edge); err != nil {
-				return nil, err
-			}
-			break
-		}
+	for cols == 0 { // the first data lines settle the columns
 		line, ok := lr.next()
 		if !ok {
 			break
 		}
 		if err := edge(lr, line); err != nil {
+			return nil, err
+		}
+	}
+	if cols != 0 {
+		// The rest, in parallel where the input is large (appended to u,
+		// v, w and ids in order).
+		var err error
+		if size < 0 || size >= parallelMinBytes {
+			err = readEdgesParallel(lr, cols, &u, &v, &w, &ids, edge)
+		} else {
+			err = readEdges(lr, edge)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -365,6 +369,19 @@ func readEdgeList(lr *lineReader, size int64, opt EdgeListOptions, maxDim int) (
 	return m, nil
 }
 
+// readEdges reads the rest of lr one line at a time with edge.
+func readEdges(lr *lineReader, edge func(*lineReader, []byte) error) error {
+	for {
+		line, ok := lr.next()
+		if !ok {
+			return lr.failure()
+		}
+		if err := edge(lr, line); err != nil {
+			return err
+		}
+	}
+}
+
 // edgeLines are a chunk's edges and the extremes of their ids.
 type edgeLines struct {
 	u, v []int32
@@ -376,20 +393,9 @@ type edgeLines struct {
 // several cores (see parallelLines), appending to u, v, w and ids what
 // edge, which reads one line, would append, or failing as it would.
 func readEdgesParallel(lr *lineReader, cols int, u, v *[]int32, w *[]float64, ids *idStats, edge func(*lineReader, []byte) error) error {
-	serial := func(lr *lineReader) error {
-		for {
-			line, ok := lr.next()
-			if !ok {
-				return lr.failure()
-			}
-			if err := edge(lr, line); err != nil {
-				return err
-			}
-		}
-	}
 	workers := par.Workers(parallelMaxWorkers)
 	if workers < 2 {
-		return serial(lr)
+		return readEdges(lr, edge)
 	}
 	return parallelLines(lr, workers, func(data []byte, line int, res *edgeLines) bool {
 		n := bytes.Count(data, []byte{'\n'}) + 1 // at most this many edges: no append grows
@@ -433,7 +439,7 @@ func readEdgesParallel(lr *lineReader, cols int, u, v *[]int32, w *[]float64, id
 		})
 	}, func(data []byte, line int, res *edgeLines, fast bool) error {
 		if !fast {
-			return serial(lr.subReader(data, line))
+			return readEdges(lr.subReader(data, line), edge)
 		}
 		*u = append(*u, res.u...)
 		*v = append(*v, res.v...)

@@ -51,54 +51,52 @@ func checkSame(t testing.TB, label string, serial, parallel *COO, serr, perr err
 	}
 }
 
+// testLines is the lines line(0), ..., line(n-1).
+func testLines(n int, line func(i int) string) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(line(i))
+	}
+	return b.String()
+}
+
+// replacing is base with line i replaced by bad.
+func replacing(base func(int) string, i int, bad string) func(int) string {
+	return func(k int) string {
+		if k == i {
+			return bad
+		}
+		return base(k)
+	}
+}
+
 // parallelInputs are valid and broken coordinate sections of a few
 // hundred lines, the mistake (if any) far from the first chunk.
 func parallelInputs() map[string]string {
-	body := func(n int, line func(i int) string) string {
-		var b strings.Builder
-		for i := range n {
-			b.WriteString(line(i))
-		}
-		return b.String()
-	}
 	entry := func(i int) string {
 		return fmt.Sprintf("%d %d %s\n", i%50+1, (i*7)%40+1, strconv.FormatFloat(float64(i)*0.37-11, 'e', 13, 64))
 	}
 	general := "%%MatrixMarket matrix coordinate real general\n% a comment\n50 40 300\n"
 	in := map[string]string{
-		"valid":            general + body(300, entry),
-		"crlf":             strings.ReplaceAll(general+body(300, entry), "\n", "\r\n"),
-		"no last line end": strings.TrimSuffix(general+body(300, entry), "\n"),
-		"comments and blank lines": general + body(300, func(i int) string {
+		"valid":            general + testLines(300, entry),
+		"crlf":             strings.ReplaceAll(general+testLines(300, entry), "\n", "\r\n"),
+		"no last line end": strings.TrimSuffix(general+testLines(300, entry), "\n"),
+		"comments and blank lines": general + testLines(300, func(i int) string {
 			if i%37 == 0 {
 				return "% note\n\n  \t\n" + entry(i)
 			}
 			return entry(i)
 		}),
-		"unusual but valid": general + body(300, func(i int) string {
-			if i == 211 {
-				return "  12   7   +1.5E+2  \n" // through entry: leading spaces and a plus sign
-			}
-			return entry(i)
-		}),
-		"bad row at 250": general + body(300, func(i int) string {
-			if i == 250 {
-				return "51 1 1.0\n"
-			}
-			return entry(i)
-		}),
-		"bad value at 199": general + body(300, func(i int) string {
-			if i == 199 {
-				return "1 1 1.0x\n"
-			}
-			return entry(i)
-		}),
-		"too many":   strings.Replace(general, "300\n", "290\n", 1) + body(300, entry),
-		"too few":    strings.Replace(general, "300\n", "310\n", 1) + body(300, entry),
-		"pattern":    "%%MatrixMarket matrix coordinate pattern general\n50 40 300\n" + body(300, func(i int) string { return fmt.Sprintf("%d %d\n", i%50+1, i%40+1) }),
-		"integer":    "%%MatrixMarket matrix coordinate integer general\n50 40 300\n" + body(300, func(i int) string { return fmt.Sprintf("%d %d %d\n", i%50+1, i%40+1, i-150) }),
-		"duplicates": general + body(300, func(i int) string { return fmt.Sprintf("%d %d 1\n", i%5+1, i%3+1) }),
-		"symmetric upper at 120": "%%MatrixMarket matrix coordinate real symmetric\n60 60 300\n" + body(300, func(i int) string {
+		// Through entry, not fastEntry: leading spaces and a plus sign.
+		"unusual but valid": general + testLines(300, replacing(entry, 211, "  12   7   +1.5E+2  \n")),
+		"bad row at 250":    general + testLines(300, replacing(entry, 250, "51 1 1.0\n")),
+		"bad value at 199":  general + testLines(300, replacing(entry, 199, "1 1 1.0x\n")),
+		"too many":          strings.Replace(general, "300\n", "290\n", 1) + testLines(300, entry),
+		"too few":           strings.Replace(general, "300\n", "310\n", 1) + testLines(300, entry),
+		"pattern":           "%%MatrixMarket matrix coordinate pattern general\n50 40 300\n" + testLines(300, func(i int) string { return fmt.Sprintf("%d %d\n", i%50+1, i%40+1) }),
+		"integer":           "%%MatrixMarket matrix coordinate integer general\n50 40 300\n" + testLines(300, func(i int) string { return fmt.Sprintf("%d %d %d\n", i%50+1, i%40+1, i-150) }),
+		"duplicates":        general + testLines(300, func(i int) string { return fmt.Sprintf("%d %d 1\n", i%5+1, i%3+1) }),
+		"symmetric upper at 120": "%%MatrixMarket matrix coordinate real symmetric\n60 60 300\n" + testLines(300, func(i int) string {
 			if i == 120 {
 				return "3 9 1\n"
 			}
@@ -192,31 +190,24 @@ func readEdgesBoth(t testing.TB, in string, opt EdgeListOptions, chunk int, oneB
 // parallelEdgeInputs are edge lists of a few hundred lines, the mistake
 // (if any) far from the first chunk.
 func parallelEdgeInputs() map[string]string {
-	body := func(n int, line func(i int) string) string {
-		var b strings.Builder
-		for i := range n {
-			b.WriteString(line(i))
-		}
-		return b.String()
-	}
 	pair := func(i int) string { return fmt.Sprintf("%d %d\n", i%97+1, (i*13)%89+1) }
 	weighted := func(i int) string {
 		return fmt.Sprintf("%d\t%d\t%s\n", i%97, (i*13)%89, strconv.FormatFloat(float64(i)*0.25-3, 'g', -1, 64))
 	}
 	in := map[string]string{
-		"pairs":            "# a comment\n" + body(300, pair),
-		"weighted":         body(300, weighted),
-		"header":           "97 300\n" + body(300, pair),
-		"commas and crlf":  strings.ReplaceAll(strings.ReplaceAll(body(300, pair), " ", ","), "\n", "\r\n"),
-		"no last line end": strings.TrimSuffix(body(300, weighted), "\n"),
-		"comments and blank lines": body(300, func(i int) string {
+		"pairs":            "# a comment\n" + testLines(300, pair),
+		"weighted":         testLines(300, weighted),
+		"header":           "97 300\n" + testLines(300, pair),
+		"commas and crlf":  strings.ReplaceAll(strings.ReplaceAll(testLines(300, pair), " ", ","), "\n", "\r\n"),
+		"no last line end": strings.TrimSuffix(testLines(300, weighted), "\n"),
+		"comments and blank lines": testLines(300, func(i int) string {
 			if i%41 == 0 {
 				return "# note\n\n% more\n" + pair(i)
 			}
 			return pair(i)
 		}),
-		"repeats and loops": body(300, func(i int) string { return fmt.Sprintf("%d %d\n", i%7, i%5) }),
-		"extremes late": body(300, func(i int) string {
+		"repeats and loops": testLines(300, func(i int) string { return fmt.Sprintf("%d %d\n", i%7, i%5) }),
+		"extremes late": testLines(300, func(i int) string {
 			switch i {
 			case 210, 260:
 				return "5000 1\n" // the largest id twice: the first names the line
@@ -225,31 +216,11 @@ func parallelEdgeInputs() map[string]string {
 			}
 			return pair(i)
 		}),
-		"bad id at 250": body(300, func(i int) string {
-			if i == 250 {
-				return "7 x\n"
-			}
-			return pair(i)
-		}),
-		"id above int32 at 180": body(300, func(i int) string {
-			if i == 180 {
-				return "1 2147483648\n"
-			}
-			return pair(i)
-		}),
-		"three columns at 270": body(300, func(i int) string {
-			if i == 270 {
-				return "1 2 3\n"
-			}
-			return pair(i)
-		}),
-		"NaN weight at 199": body(300, func(i int) string {
-			if i == 199 {
-				return "1 2 NaN\n"
-			}
-			return weighted(i)
-		}),
-		"header too small": "50 300\n" + body(300, pair),
+		"bad id at 250":         testLines(300, replacing(pair, 250, "7 x\n")),
+		"id above int32 at 180": testLines(300, replacing(pair, 180, "1 2147483648\n")),
+		"three columns at 270":  testLines(300, replacing(pair, 270, "1 2 3\n")),
+		"NaN weight at 199":     testLines(300, replacing(weighted, 199, "1 2 NaN\n")),
+		"header too small":      "50 300\n" + testLines(300, pair),
 	}
 	for _, c := range ioEdgeListErrorCases {
 		in["error case "+c.name] = c.in

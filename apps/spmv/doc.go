@@ -53,7 +53,10 @@
 //     staged; its rows are stored into y through the schedule's row list
 //     (4 bytes a row), with atomicAdd for the rows other parts share. A
 //     part of more than 1024 tasks (schedules up to 16384) runs as thread
-//     blocks of 1024 slots: larger parts share fewer rows.
+//     blocks of 1024 slots: larger parts share fewer rows. Its loads and
+//     stores carry L2 eviction hints (y evict-first, a quarter of x
+//     evict-last), so that y's stores do not push x out of the L2 on
+//     inputs larger than it.
 //   - spac-d16-own: spac-d16 with each row the parts share made whole in
 //     the part holding most of it, and each empty row of y given a slot
 //     (NewSPACD16Owned): every row of y is stored once, plainly; nothing

@@ -271,3 +271,46 @@ func TestEveryKernelIsLoaded(t *testing.T) {
 		}
 	}
 }
+
+// TestD16KernelsCarryL2Hints: spac-d16's entries (both forms and
+// precisions; spac-d16-own runs them too) in the embedded PTX store y
+// evict-first and gather x under an evict-last policy, and csr-d16's, which
+// the hints slowed, do neither (spmv.cu, "spac-d16's gathers of x"). The
+// hints change no result, so only the PTX can show that an edit or a
+// rebuild lost them or spread them.
+func TestD16KernelsCarryL2Hints(t *testing.T) {
+	hints := []string{"createpolicy.fractional.L2::evict_last", "L2::cache_hint", "st.global.cs"}
+	for _, p := range []Precision{FP32, FP64} {
+		for _, base := range []string{"spac_d16", "spac_d16_wide"} {
+			body := ptxEntry(t, spmvPTX, entryName(base, p))
+			for _, want := range hints {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s: no %q in its PTX", entryName(base, p), want)
+				}
+			}
+		}
+		for _, base := range []string{"csr_d16", "csr_d16_wide", "csr_scalar"} {
+			body := ptxEntry(t, spmvPTX, entryName(base, p))
+			for _, unwanted := range hints {
+				if strings.Contains(body, unwanted) {
+					t.Errorf("%s: %q in its PTX", entryName(base, p), unwanted)
+				}
+			}
+		}
+	}
+}
+
+// ptxEntry returns entry name's body in ptx, from its .entry line to the
+// next entry's.
+func ptxEntry(t *testing.T, ptx, name string) string {
+	t.Helper()
+	start := strings.Index(ptx, ".entry "+name+"(")
+	if start < 0 {
+		t.Fatalf("no entry %s in the PTX", name)
+	}
+	body := ptx[start+1:]
+	if end := strings.Index(body, ".entry "); end >= 0 {
+		body = body[:end]
+	}
+	return body
+}

@@ -637,6 +637,44 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
     seg8_sums(v, xv, f, row0, tasks, [&](int r, T s) { row_store(rows, r, s, y); });
 }
 
+// spac-d16's gathers of x and plain stores of y carry L2 eviction hints.
+// Beyond the L2 (circuit5M in fp64: x and y 89 MB, the H100's L2 50 MB) the
+// format's streams already load evict-first (__ldcs), but y was stored with
+// plain writes, so its lines, written once and never read, pushed x's out.
+// y now stores evict-first (st.global.cs), and a quarter of x's lines
+// (chosen by address, createpolicy.fractional) load evict-last, so that
+// part of x stays resident through the product. spac-d16-own on circuit5M
+// at B=16384, the same schedule: fp32 194.6-194.8 -> 188.3 us, fp64
+// 321.9-322.6 -> 317.4 (issue20.md, round 16). Marking x alone, with y's
+// stores plain, was slower (fp32 205.6-208.9 us): y then evicts the rest of
+// x sooner; marking all of x or half of it gained less in fp64 (319.4-320.8
+// us). csr-d16 and its orders keep plain loads and stores: there the hints
+// cost csr-d16 4% in fp32 on circuit5M, and csr-d16-rcm 6% in fp64, whose y
+// is read back at once by scatter_y.
+__device__ __forceinline__ unsigned long long x_keep_policy() {
+    unsigned long long policy;
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 0f3E800000;" : "=l"(policy));  // 0.25
+    return policy;
+}
+__device__ __forceinline__ float ldg_keep(const float* p, unsigned long long policy) {
+    float v;
+    asm volatile("ld.global.nc.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(policy));
+    return v;
+}
+__device__ __forceinline__ double ldg_keep(const double* p, unsigned long long policy) {
+    double v;
+    asm volatile("ld.global.nc.L2::cache_hint.f64 %0, [%1], %2;" : "=d"(v) : "l"(p), "l"(policy));
+    return v;
+}
+template <bool KEEP, typename T>
+__device__ __forceinline__ T ldg_x(const T* p, unsigned long long policy) {
+    if constexpr (KEEP) {
+        return ldg_keep(p, policy);
+    } else {
+        return __ldg(p);
+    }
+}
+
 // csr-d16: CSR's entries in their own order, cut into blocks of B slots
 // (B/8 threads of eight consecutive slots, as spac-seg8's), each entry's
 // column a uint16 offset from its block's column base (apps/spmv/d16.go:
@@ -705,13 +743,14 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
     }
     before += (w == 0 ? 0 : w == 1 ? m2.y : w == 2 ? m2.z : m2.w) - count;  // rows and escapes before the thread
     T xv[8];
+    const unsigned long long keep = MAPPED ? x_keep_policy() : 0;
     if (wide) {
         const uint2 h = __ldcs(reinterpret_cast<const uint2*>(high + thread * 8));
         const unsigned ha[2] = {h.x, h.y};
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
             const unsigned rel = (((ha[j >> 2] >> (8 * (j & 3))) & 0xffu) << 16) | offset(j);
-            xv[j] = rel == 0xffffffu ? T(0) : __ldg(&x[m.y + (int)rel]);
+            xv[j] = rel == 0xffffffu ? T(0) : ldg_x<MAPPED>(&x[m.y + (int)rel], keep);
         }
     } else {
         int next = m.z + (before >> 16);
@@ -720,7 +759,7 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
             const unsigned o = offset(j);
             int c = m.y + (int)o;
             if (o == 0xffffu) c = __ldg(&esc[next++]);
-            xv[j] = o == 0xfffeu ? T(0) : __ldg(&x[c]);
+            xv[j] = o == 0xfffeu ? T(0) : ldg_x<MAPPED>(&x[c], keep);
         }
     }
     const int row0 = (before & 0xffff) + (int)(f & 1u) - 1;  // the local row of the first slot
@@ -736,6 +775,8 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
         T* const p = y + to;
         if (add) {
             atomicAdd(p, s);
+        } else if constexpr (MAPPED) {
+            __stcs(p, s);
         } else {
             *p = s;
         }

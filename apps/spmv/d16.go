@@ -441,11 +441,19 @@ func RCMOrdered(m *Matrix) (rcm *Matrix, perm []int32) {
 		ptr[r] = int64(m.RowPtr[r])
 	}
 	perm = order.RCM(n, ptr, m.Col)
-	inv := order.Inverse(perm)
-	rcm = &Matrix{Name: m.Name, NRows: n, NCols: n, RowPtr: make([]int32, n+1), Col: make([]int32, m.NNZ()), Val: make([]float64, m.NNZ()),
+	return renumbered(m, perm, perm), perm
+}
+
+// renumbered returns m with its rows and columns renumbered, row i being
+// m's row rowFrom[i] and column j m's column colFrom[j] (both perm[new] =
+// old), each row's entries by column: P A Q^T.
+func renumbered(m *Matrix, rowFrom, colFrom []int32) *Matrix {
+	n := m.NRows
+	colTo := order.Inverse(colFrom)
+	r := &Matrix{Name: m.Name, NRows: n, NCols: m.NCols, RowPtr: make([]int32, n+1), Col: make([]int32, m.NNZ()), Val: make([]float64, m.NNZ()),
 		MaxRowNNZ: m.MaxRowNNZ, Duplicates: m.Duplicates}
-	for i, old := range perm {
-		rcm.RowPtr[i+1] = rcm.RowPtr[i] + m.RowPtr[old+1] - m.RowPtr[old]
+	for i, old := range rowFrom {
+		r.RowPtr[i+1] = r.RowPtr[i] + m.RowPtr[old+1] - m.RowPtr[old]
 	}
 	// The rows are independent once their places are known: runs of them
 	// are renumbered in parallel.
@@ -456,19 +464,19 @@ func RCMOrdered(m *Matrix) (rcm *Matrix, perm []int32) {
 	par.DoRanges(n, 4096, func(lo, hi int) {
 		var row []entry
 		for i := lo; i < hi; i++ {
-			old := perm[i]
+			old := rowFrom[i]
 			row = row[:0]
 			for e := m.RowPtr[old]; e < m.RowPtr[old+1]; e++ {
-				row = append(row, entry{inv[m.Col[e]], m.Val[e]})
+				row = append(row, entry{colTo[m.Col[e]], m.Val[e]})
 			}
 			slices.SortStableFunc(row, func(a, b entry) int { return int(a.col - b.col) })
-			at := rcm.RowPtr[i]
+			at := r.RowPtr[i]
 			for k, en := range row {
-				rcm.Col[int(at)+k], rcm.Val[int(at)+k] = en.col, en.val
+				r.Col[int(at)+k], r.Val[int(at)+k] = en.col, en.val
 			}
 		}
 	})
-	return rcm, perm
+	return r
 }
 
 // hotColumns is HotColumns(m), made once.

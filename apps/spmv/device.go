@@ -335,6 +335,8 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		err = s.d16RCMOp(op, blockSize)
 	case SPACD16, SPACD16Own:
 		err = s.spacD16Op(op, sched, k == SPACD16Own)
+	case SPACD16Ord:
+		err = s.spacD16OrdOp(op, sched)
 	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF:
 		a := sched.a
 		if k.IsSeg() && a.Desc == nil {
@@ -413,7 +415,7 @@ func (s *SpMV) d16HotOp(op *Op, blockSize int) error {
 	if err != nil {
 		return err
 	}
-	return s.addD16Ordered(op, d, from, false, "csr-d16-hot")
+	return s.addD16Ordered(op, d, from, nil, "csr-d16-hot")
 }
 
 // d16RCMOp builds csr-d16-rcm: x gathered into the reverse Cuthill-McKee
@@ -428,7 +430,26 @@ func (s *SpMV) d16RCMOp(op *Op, blockSize int) error {
 	if err != nil {
 		return err
 	}
-	return s.addD16Ordered(op, d, perm, true, "csr-d16-rcm")
+	return s.addD16Ordered(op, d, perm, perm, "csr-d16-rcm")
+}
+
+// spacD16OrdOp builds spac-d16-ord: x gathered into the order of the
+// schedule's parts (SPACOrder), csr-d16 on the matrix renumbered so, rows
+// and columns, into a y of its own, and that y scattered back.
+func (s *SpMV) spacD16OrdOp(op *Op, sched *DeviceSchedule) error {
+	rowFrom, colFrom, err := SPACOrder(sched.a)
+	if err != nil {
+		return err
+	}
+	d, err := NewD16(renumbered(s.m, rowFrom, colFrom), min(sched.a.BlockSize, d16MaxSlots))
+	if err != nil {
+		return err
+	}
+	if err := s.addD16Ordered(op, d, colFrom, rowFrom, "spac-d16-ord"); err != nil {
+		return err
+	}
+	op.sched = sched
+	return nil
 }
 
 // spacD16Op builds spac-d16: csr-d16's format over the schedule's
@@ -459,32 +480,40 @@ func (s *SpMV) spacD16Op(op *Op, sched *DeviceSchedule, owned bool) (err error) 
 }
 
 // addD16Ordered adds the steps of d, a csr-d16 format of the matrix whose
-// column j is the user's column from[j]: x gathered into that order, d's
-// kernel, and, where rows too are renumbered so (scatter), its y scattered
-// back into the user's order. The op's buffers are freed if a step fails.
-func (s *SpMV) addD16Ordered(op *Op, d *D16, from []int32, scatter bool, name string) (err error) {
+// column j is the user's column xFrom[j]: x gathered into that order, d's
+// kernel, and, where its rows are renumbered too (yFrom: row i is the
+// user's row yFrom[i]; nil: they are not), its y scattered back into the
+// user's order. The op's buffers are freed if a step fails.
+func (s *SpMV) addD16Ordered(op *Op, d *D16, xFrom, yFrom []int32, name string) (err error) {
 	defer func() {
 		if err != nil {
 			freeAll(op.bufs)
 		}
 	}()
-	n := len(from)
-	var fromBuf, xp *gpu.Buffer
+	var xFromBuf, yFromBuf, xp *gpu.Buffer
 	yp := s.y
-	send(&err, &fromBuf, s.d, nil, from, name+" order")
+	send(&err, &xFromBuf, s.d, nil, xFrom, name+" column order")
 	if err == nil {
-		xp, err = s.d.Alloc(int64(n*s.p.Bytes()), name+" x")
+		xp, err = s.d.Alloc(int64(len(xFrom)*s.p.Bytes()), name+" x")
 	}
-	op.bufs = append(op.bufs, fromBuf, xp)
-	if err == nil && scatter {
-		yp, err = s.d.Alloc(int64(n*s.p.Bytes()), name+" y")
-		op.bufs = append(op.bufs, yp)
+	op.bufs = append(op.bufs, xFromBuf, xp)
+	if yFrom != nil {
+		if slices.Equal(yFrom, xFrom) {
+			yFromBuf = xFromBuf
+		} else {
+			send(&err, &yFromBuf, s.d, nil, yFrom, name+" row order")
+			op.bufs = append(op.bufs, yFromBuf)
+		}
+		if err == nil {
+			yp, err = s.d.Alloc(int64(len(yFrom)*s.p.Bytes()), name+" y")
+			op.bufs = append(op.bufs, yp)
+		}
 	}
 	if err != nil {
 		return err
 	}
-	grid := max(1, (n+255)/256)
-	gather, err := s.mod.Launch(entryName("gather_x", s.p), grid, 256, 0, gpu.Int(n), gpu.Ptr(fromBuf), gpu.Ptr(s.x), gpu.Ptr(xp))
+	grid := func(n int) int { return max(1, (n+255)/256) }
+	gather, err := s.mod.Launch(entryName("gather_x", s.p), grid(len(xFrom)), 256, 0, gpu.Int(len(xFrom)), gpu.Ptr(xFromBuf), gpu.Ptr(s.x), gpu.Ptr(xp))
 	if err != nil {
 		return err
 	}
@@ -492,14 +521,17 @@ func (s *SpMV) addD16Ordered(op *Op, d *D16, from []int32, scatter bool, name st
 	if err = s.addD16(op, d, nil, xp, yp); err != nil {
 		return err
 	}
-	if scatter {
-		l, err := s.mod.Launch(entryName("scatter_y", s.p), grid, 256, 0, gpu.Int(n), gpu.Ptr(fromBuf), gpu.Ptr(yp), gpu.Ptr(s.y))
+	op.FormatBytes += 4 * int64(len(xFrom))
+	if yFrom != nil {
+		l, err := s.mod.Launch(entryName("scatter_y", s.p), grid(len(yFrom)), 256, 0, gpu.Int(len(yFrom)), gpu.Ptr(yFromBuf), gpu.Ptr(yp), gpu.Ptr(s.y))
 		if err != nil {
 			return err
 		}
 		op.steps = append(op.steps, l.Run)
+		if yFromBuf != xFromBuf {
+			op.FormatBytes += 4 * int64(len(yFrom))
+		}
 	}
-	op.FormatBytes += 4 * int64(n)
 	return nil
 }
 

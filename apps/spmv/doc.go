@@ -61,6 +61,13 @@
 //     the part holding most of it, and each empty row of y given a slot
 //     (NewSPACD16Owned): every row of y is stored once, plainly; nothing
 //     is cleared where no row crosses a block of 1024 slots.
+//   - spac-d16-ord: csr-d16 on the matrix numbered in the order of a SPAC
+//     schedule's parts (SPACOrder: each row and column in the part holding
+//     most of its tasks, the parts one after the other), with x gathered
+//     into that order and y scattered back each product, as csr-d16-rcm
+//     does with its order. Where the input's own order has no locality, a
+//     block's columns become one run: 16-bit offsets instead of the wide
+//     form, and a sector of x read once for several tasks.
 //   - spac-smem: the SPAC schedule (package schedule), a thread per task:
 //     block b runs part b; it stages its unique x in shared memory,
 //     accumulates its rows in shared memory (a thread's run of equal rows,

@@ -43,6 +43,7 @@ const (
 	SPACSeg8LBPF    Kernel = "spac-seg8-lbpf"
 	SPACD16         Kernel = "spac-d16"
 	SPACD16Own      Kernel = "spac-d16-own"
+	SPACD16Ord      Kernel = "spac-d16-ord"
 	CuSPARSECSR     Kernel = "cusparse-csr"
 	CuSPARSECSRAlg2 Kernel = "cusparse-csr-alg2"
 	CuSPARSECOO     Kernel = "cusparse-coo"
@@ -53,7 +54,7 @@ const (
 // kernels names every kernel, in the order tables show them.
 var kernels = func() *enum.Table[Kernel] {
 	all := []Kernel{CSRScalar, CSRVector, COOAtomic, CSRD16, CSRD16Hot, CSRD16RCM, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8,
-		SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16, SPACD16Own, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
+		SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16, SPACD16Own, SPACD16Ord, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
 	names := make([]enum.Name[Kernel], len(all))
 	for i, k := range all {
 		names[i] = enum.Name[Kernel]{Value: k, Name: string(k)}
@@ -125,7 +126,7 @@ func (k Kernel) IsSeg8() bool {
 func (k Kernel) Prefetches() bool { return k == SPACSeg8PF || k == SPACSeg8LBPF }
 
 // MaxBlockSize is the most tasks of a block kernel k runs: MaxThreads, but
-// for spac-d16 and spac-d16-own, which run a schedule's parts of up to
+// for spac-d16 and its variants, which run a schedule's parts of up to
 // MaxBlockSize tasks as thread blocks of 1024 (NewSPACD16).
 func (k Kernel) MaxBlockSize() int {
 	if k.IsSPACD16() {
@@ -135,8 +136,9 @@ func (k Kernel) MaxBlockSize() int {
 }
 
 // IsSPACD16 reports whether the kernel runs csr-d16's format over a
-// schedule's parts: spac-d16, or spac-d16-own, whose rows are whole.
-func (k Kernel) IsSPACD16() bool { return k == SPACD16 || k == SPACD16Own }
+// schedule's parts: spac-d16, spac-d16-own, whose rows are whole, or
+// spac-d16-ord, over the matrix numbered in the schedule's order.
+func (k Kernel) IsSPACD16() bool { return k == SPACD16 || k == SPACD16Own || k == SPACD16Ord }
 
 // IsCuSPARSE reports whether the kernel is cuSPARSE's.
 func (k Kernel) IsCuSPARSE() bool { return strings.HasPrefix(string(k), "cusparse-") }

@@ -257,7 +257,7 @@ func TestEveryKernelIsLoaded(t *testing.T) {
 			bases = []string{"csr_d16", "csr_d16_wide"}
 		case CSRD16Hot: // x gathered into its order, then csr-d16
 			bases = []string{"gather_x", "csr_d16", "csr_d16_wide"}
-		case CSRD16RCM: // and y scattered back
+		case CSRD16RCM, SPACD16Ord: // and y scattered back
 			bases = []string{"gather_x", "csr_d16", "csr_d16_wide", "scatter_y"}
 		case SPACD16, SPACD16Own: // the two forms over a schedule's rows
 			bases = []string{"spac_d16", "spac_d16_wide"}

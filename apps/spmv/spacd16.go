@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/order"
 )
 
 // NewSPACD16 builds spac-d16's format: csr-d16's (d16.go) over the blocks
@@ -181,4 +184,83 @@ func (sr *storedRows) format(a *ScheduleArrays, rowMap, zero []int32, kernel str
 	slices.Sort(zero)
 	d.ZeroRows = slices.Compact(zero)
 	return d, rowMap, nil
+}
+
+// SPACOrder returns the order of the rows and of the columns that schedule
+// a induces (order.ByParts over its blocks: each row and column goes to
+// the block holding most of its tasks, the blocks one after the other),
+// perm[new] = old, for spac-d16-ord. Numbered so, a block's rows and the
+// columns they read are mostly one run each: csr-d16's format then needs
+// no 24-bit wide form where the input's own order has no locality (a mesh
+// numbered at random), and a sector of x serves several of a block's
+// tasks. The price is two passes a product, x gathered into the order and
+// y scattered back, a sector a row each.
+func SPACOrder(a *ScheduleArrays) (rowFrom, colFrom []int32, err error) {
+	if len(a.YLocal) != a.Blocks*a.BlockSize || len(a.YOffsets) != a.Blocks+1 || len(a.Col) != len(a.YLocal) {
+		return nil, nil, fmt.Errorf("spac-d16-ord: schedule %s: inconsistent array lengths", a.Label)
+	}
+	row := make([]int32, 0, a.NNZ)
+	col := make([]int32, 0, a.NNZ)
+	part := make([]int32, 0, a.NNZ)
+	for b := range a.Blocks {
+		y0 := a.YOffsets[b]
+		for slot := b * a.BlockSize; slot < (b+1)*a.BlockSize; slot++ {
+			if yl := a.YLocal[slot]; yl != PaddingSlot {
+				row = append(row, a.YUnique[y0+int32(yl)])
+				col = append(col, a.Col[slot])
+				part = append(part, int32(b))
+			}
+		}
+	}
+	if len(row) != a.NNZ {
+		return nil, nil, fmt.Errorf("spac-d16-ord: schedule %s holds %d tasks, the matrix %d entries", a.Label, len(row), a.NNZ)
+	}
+	// The blocks numbered so that blocks sharing rows or columns are close:
+	// a block's columns from its neighbours then fall within 16-bit offsets
+	// of its own more often than in the schedule's numbering.
+	near := partsNear(a.NRows, a.NCols, row, col, part, a.Blocks)
+	for e, b := range part {
+		part[e] = near[b]
+	}
+	rowFrom, colFrom, err = order.ByParts(a.NRows, a.NCols, row, col, part, a.Blocks)
+	if err != nil {
+		return nil, nil, fmt.Errorf("spac-d16-ord: schedule %s: %w", a.Label, err)
+	}
+	return rowFrom, colFrom, nil
+}
+
+// partsNear returns a new number for each of the k parts: their reverse
+// Cuthill-McKee order over the graph that joins two parts holding tasks of
+// the same row or column. row, col and part are the tasks', and each row's
+// and column's tasks come in increasing part order in them (the schedule's
+// order), so joining each part to the next one in a row's or column's list
+// gives every part its neighbours without a pair per two tasks.
+func partsNear(nRows, nCols int, row, col, part []int32, k int) []int32 {
+	var from, to []int32
+	for _, side := range []struct {
+		vertex []int32
+		n      int
+	}{{row, nRows}, {col, nCols}} {
+		sorted := matrices.CountingSort(side.vertex, side.n, nil)
+		for i := 1; i < len(sorted); i++ {
+			e, prev := sorted[i], sorted[i-1]
+			if side.vertex[e] == side.vertex[prev] && part[e] != part[prev] {
+				from, to = append(from, part[prev]), append(to, part[e])
+			}
+		}
+	}
+	ptr := make([]int64, k+1)
+	for _, p := range from {
+		ptr[p+1]++
+	}
+	for p := range k {
+		ptr[p+1] += ptr[p]
+	}
+	adj := make([]int32, len(to))
+	next := slices.Clone(ptr[:k])
+	for i, p := range from {
+		adj[next[p]] = to[i]
+		next[p]++
+	}
+	return order.Inverse(order.RCM(k, ptr, adj))
 }

@@ -2,6 +2,7 @@ package spmv
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -101,6 +102,147 @@ func TestSPACD16(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestSPACOrder: the orders SPACOrder takes from a schedule are
+// permutations of the rows and of the columns; the matrix renumbered by
+// them, multiplied by x gathered through the column order and scattered
+// back through the row order, is the reference product; and the rows of a
+// block come as one run (the locality spac-d16-ord is for). A schedule
+// whose arrays disagree is refused.
+func TestSPACOrder(t *testing.T) {
+	for _, tc := range testCases() {
+		m, err := NewMatrix(tc.coo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := randomXFor(m.NCols, 13)
+		ref, abs, err := m.Reference(x, FP64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, B := range []int{256, 1024, 4096} {
+			for _, a := range scheduleArrays(t, tc.coo, B) {
+				rowFrom, colFrom, err := SPACOrder(a)
+				if err != nil {
+					t.Fatalf("%s B=%d %s: %v", tc.name, B, a.Label, err)
+				}
+				if !isPermutation(rowFrom, m.NRows) || !isPermutation(colFrom, m.NCols) {
+					t.Fatalf("%s B=%d %s: the orders are not permutations of %d rows and %d columns", tc.name, B, a.Label, m.NRows, m.NCols)
+				}
+				ord := renumbered(m, rowFrom, colFrom)
+				y := make([]float64, m.NRows)
+				for i, old := range rowFrom {
+					cols := ord.Col[ord.RowPtr[i]:ord.RowPtr[i+1]]
+					if !slices.IsSorted(cols) {
+						t.Fatalf("%s B=%d %s: renumbered row %d not sorted", tc.name, B, a.Label, i)
+					}
+					for e := ord.RowPtr[i]; e < ord.RowPtr[i+1]; e++ {
+						y[old] += ord.Val[e] * x[colFrom[ord.Col[e]]]
+					}
+				}
+				if e := MaxRelError(y, ref, abs); !(e <= Tolerance(FP64)) {
+					t.Errorf("%s B=%d %s: the renumbered product is off by %.3g", tc.name, B, a.Label, e)
+				}
+				// A row's block: the one holding most of its tasks. Along
+				// the order each block's rows come as one run (the blocks
+				// themselves in an order of their own); rows that two
+				// blocks hold equally are left out.
+				home := rowHomes(a)
+				done := map[int32]bool{}
+				last := int32(-1)
+				for i, r := range rowFrom {
+					h, ok := home[r]
+					if !ok {
+						continue
+					}
+					if h != last {
+						if done[h] {
+							t.Fatalf("%s B=%d %s: row %d (new %d) returns to block %d", tc.name, B, a.Label, r, i, h)
+						}
+						done[last], last = true, h
+					}
+				}
+			}
+		}
+	}
+	a := scheduleArrays(t, testCases()[0].coo, 256)[0]
+	broken := *a
+	broken.Col = broken.Col[:len(broken.Col)-1]
+	if _, _, err := SPACOrder(&broken); err == nil {
+		t.Error("a schedule with a column too few: no error")
+	}
+}
+
+func isPermutation(p []int32, n int) bool {
+	if len(p) != n {
+		return false
+	}
+	seen := make([]bool, n)
+	for _, v := range p {
+		if v < 0 || int(v) >= n || seen[v] {
+			return false
+		}
+		seen[v] = true
+	}
+	return true
+}
+
+// rowHomes returns each row's block in schedule a where one block holds
+// more of its tasks than any other (rows without tasks, or with a tie, are
+// not in the map).
+func rowHomes(a *ScheduleArrays) map[int32]int32 {
+	count := map[[2]int32]int{}
+	for b := range a.Blocks {
+		for slot := b * a.BlockSize; slot < (b+1)*a.BlockSize; slot++ {
+			if yl := a.YLocal[slot]; yl != PaddingSlot {
+				count[[2]int32{a.YUnique[a.YOffsets[b]+int32(yl)], int32(b)}]++
+			}
+		}
+	}
+	home, most, tied := map[int32]int32{}, map[int32]int{}, map[int32]bool{}
+	for key, c := range count {
+		r, b := key[0], key[1]
+		switch {
+		case c > most[r]:
+			home[r], most[r], tied[r] = b, c, false
+		case c == most[r]:
+			tied[r] = true
+		}
+	}
+	for r := range tied {
+		if tied[r] {
+			delete(home, r)
+		}
+	}
+	return home
+}
+
+// TestPartsNear: parts that share columns along a path, numbered at
+// random, come back numbered along the path (reverse Cuthill-McKee on a
+// path is the path), and the numbers are a permutation.
+func TestPartsNear(t *testing.T) {
+	const k = 200
+	shuffled := rand.New(rand.NewPCG(3, 3)).Perm(k)
+	// Column c holds a task of the c-th and the (c+1)-th part of the path,
+	// row r one task of the r-th part.
+	var row, col, part []int32
+	for c := 0; c+1 < k; c++ {
+		lo, hi := int32(shuffled[c]), int32(shuffled[c+1])
+		if hi < lo { // each column's tasks in increasing part order
+			lo, hi = hi, lo
+		}
+		row, col, part = append(row, int32(c), int32(c+1)), append(col, int32(c), int32(c)), append(part, lo, hi)
+	}
+	near := partsNear(k, k, row, col, part, k)
+	if !isPermutation(near, k) {
+		t.Fatalf("not a permutation: %v", near)
+	}
+	for c := 0; c+1 < k; c++ {
+		if d := near[shuffled[c]] - near[shuffled[c+1]]; d != 1 && d != -1 {
+			t.Fatalf("parts %d and %d, neighbours on the path, numbered %d and %d", shuffled[c], shuffled[c+1], near[shuffled[c]], near[shuffled[c+1]])
 		}
 	}
 }

@@ -100,7 +100,10 @@ schedule: a thread block per part, its rows stored through the
 schedule's row list, nothing staged; block sizes: multiples of 256 up to
 16384, a part of more than 1024 tasks run as blocks of 1024), spac-d16-own
 (spac-d16 with each row the parts share made whole in the part holding
-most of it: no atomics, nothing cleared);
+most of it: no atomics, nothing cleared), spac-d16-ord (csr-d16 on the
+matrix numbered part by part in the schedule's order, x gathered into it
+and y scattered back each product: for inputs in an order without
+locality);
 cuSPARSE: cusparse-csr (default algorithm),
 cusparse-csr-alg2, cusparse-coo, cusparse-sell (sliced ELL, 32 rows a
 slice) and cusparse-bsr (the block size of 2 to 8 that stores the fewest

@@ -188,8 +188,8 @@ func (sr *storedRows) format(a *ScheduleArrays, rowMap, zero []int32, kernel str
 
 // SPACOrder returns the order of the rows and of the columns that schedule
 // a induces (order.ByParts over its blocks: each row and column goes to
-// the block holding most of its tasks, the blocks one after the other),
-// perm[new] = old, for spac-d16-ord. Numbered so, a block's rows and the
+// the block holding most of its tasks, the blocks one after the other in
+// the order partsNear gives them), perm[new] = old, for spac-d16-ord. Numbered so, a block's rows and the
 // columns they read are mostly one run each: csr-d16's format then needs
 // no 24-bit wide form where the input's own order has no locality (a mesh
 // numbered at random), and a sector of x serves several of a block's

@@ -187,68 +187,111 @@ func (sr *storedRows) format(a *ScheduleArrays, rowMap, zero []int32, kernel str
 }
 
 // SPACOrder returns the order of the rows and of the columns that schedule
-// a induces (order.ByParts over its blocks: each row and column goes to
-// the block holding most of its tasks, the blocks one after the other in
-// the order partsNear gives them), perm[new] = old, for spac-d16-ord. Numbered so, a block's rows and the
-// columns they read are mostly one run each: csr-d16's format then needs
-// no 24-bit wide form where the input's own order has no locality (a mesh
-// numbered at random), and a sector of x serves several of a block's
-// tasks. The price is two passes a product, x gathered into the order and
-// y scattered back, a sector a row each.
+// a induces, perm[new] = old, for spac-d16-ord: order.ByParts's order over
+// the schedule's blocks (each row and column goes to the block holding most
+// of its tasks, the first of equals; the blocks one after the other; inside
+// a block, and for the rows and columns without tasks, after every block,
+// the original order), with the blocks in the order partsNear gives them.
+// Numbered so, a block's rows and the columns they read are mostly one run
+// each: csr-d16's format then needs no 24-bit wide form where the input's
+// own order has no locality (a mesh numbered at random), and a sector of x
+// serves several of a block's tasks. The price is two passes a product, x
+// gathered into the order and y scattered back, a sector a row each.
+//
+// It walks the schedule's slots twice and keeps four int32 a row and column,
+// never a copy of the tasks: the schedule holds its blocks' tasks block
+// after block, so each row's and column's tasks come in block order.
 func SPACOrder(a *ScheduleArrays) (rowFrom, colFrom []int32, err error) {
 	if len(a.YLocal) != a.Blocks*a.BlockSize || len(a.YOffsets) != a.Blocks+1 || len(a.Col) != len(a.YLocal) {
 		return nil, nil, fmt.Errorf("spac-d16-ord: schedule %s: inconsistent array lengths", a.Label)
 	}
-	row := make([]int32, 0, a.NNZ)
-	col := make([]int32, 0, a.NNZ)
-	part := make([]int32, 0, a.NNZ)
+	near, tasks := partsNear(a)
+	if tasks != a.NNZ {
+		return nil, nil, fmt.Errorf("spac-d16-ord: schedule %s holds %d tasks, the matrix %d entries", a.Label, tasks, a.NNZ)
+	}
+	rows, cols := newHomes(a.NRows, a.Blocks), newHomes(a.NCols, a.Blocks)
+	eachTask(a, func(b, r, c int32) {
+		rows.add(r, b, near[b])
+		cols.add(c, b, near[b])
+	})
+	return matrices.CountingSort(rows.home, a.Blocks+1, nil), matrices.CountingSort(cols.home, a.Blocks+1, nil), nil
+}
+
+// eachTask calls f with every task of schedule a, block after block: its
+// block, row and column.
+func eachTask(a *ScheduleArrays, f func(b, r, c int32)) {
 	for b := range a.Blocks {
 		y0 := a.YOffsets[b]
 		for slot := b * a.BlockSize; slot < (b+1)*a.BlockSize; slot++ {
 			if yl := a.YLocal[slot]; yl != PaddingSlot {
-				row = append(row, a.YUnique[y0+int32(yl)])
-				col = append(col, a.Col[slot])
-				part = append(part, int32(b))
+				f(int32(b), a.YUnique[y0+int32(yl)], a.Col[slot])
 			}
 		}
 	}
-	if len(row) != a.NNZ {
-		return nil, nil, fmt.Errorf("spac-d16-ord: schedule %s holds %d tasks, the matrix %d entries", a.Label, len(row), a.NNZ)
-	}
-	// The blocks numbered so that blocks sharing rows or columns are close:
-	// a block's columns from its neighbours then fall within 16-bit offsets
-	// of its own more often than in the schedule's numbering.
-	near := partsNear(a.NRows, a.NCols, row, col, part, a.Blocks)
-	for e, b := range part {
-		part[e] = near[b]
-	}
-	rowFrom, colFrom, err = order.ByParts(a.NRows, a.NCols, row, col, part, a.Blocks)
-	if err != nil {
-		return nil, nil, fmt.Errorf("spac-d16-ord: schedule %s: %w", a.Label, err)
-	}
-	return rowFrom, colFrom, nil
 }
 
-// partsNear returns a new number for each of the k parts: their reverse
-// Cuthill-McKee order over the graph that joins two parts holding tasks of
-// the same row or column. row, col and part are the tasks', and each row's
-// and column's tasks come in increasing part order in them (the schedule's
-// order), so joining each part to the next one in a row's or column's list
-// gives every part its neighbours without a pair per two tasks.
-func partsNear(nRows, nCols int, row, col, part []int32, k int) []int32 {
-	var from, to []int32
-	for _, side := range []struct {
-		vertex []int32
-		n      int
-	}{{row, nRows}, {col, nCols}} {
-		sorted := matrices.CountingSort(side.vertex, side.n, nil)
-		for i := 1; i < len(sorted); i++ {
-			e, prev := sorted[i], sorted[i-1]
-			if side.vertex[e] == side.vertex[prev] && part[e] != part[prev] {
-				from, to = append(from, part[prev]), append(to, part[e])
-			}
-		}
+// homes finds, for each of n rows or columns, the block holding most of its
+// tasks as the tasks arrive block after block: home[v] is that block's new
+// number (k for a vertex without tasks), the lowest of equals.
+type homes struct {
+	last, run, best, home []int32
+}
+
+func newHomes(n, k int) *homes {
+	h := &homes{last: make([]int32, n), run: make([]int32, n), best: make([]int32, n), home: make([]int32, n)}
+	for v := range n {
+		h.last[v], h.home[v] = -1, int32(k)
 	}
+	return h
+}
+
+// add counts a task of vertex v in block b, numbered nb.
+func (h *homes) add(v, b, nb int32) {
+	if h.last[v] != b {
+		h.last[v], h.run[v] = b, 0
+	}
+	h.run[v]++
+	if r := h.run[v]; r > h.best[v] || (r == h.best[v] && nb < h.home[v]) {
+		h.best[v], h.home[v] = r, nb
+	}
+}
+
+// partsNear returns a new number for each block of schedule a, and the
+// tasks it holds: the blocks' reverse Cuthill-McKee order over the graph
+// that joins two blocks holding tasks of the same row or column, so that a
+// block's columns from its neighbours fall within 16-bit offsets of its own
+// more often than in the schedule's numbering. Tasks come block after
+// block, so joining each block to the last other block that held a task of
+// the same row or column gives every block its neighbours without a pair
+// per two tasks, and each pair is listed once.
+func partsNear(a *ScheduleArrays) (near []int32, tasks int) {
+	k := a.Blocks
+	lastRow, lastCol := make([]int32, a.NRows), make([]int32, a.NCols)
+	for i := range lastRow {
+		lastRow[i] = -1
+	}
+	for i := range lastCol {
+		lastCol[i] = -1
+	}
+	// joined[l] == b: the pair (l, b) is listed; b is the block being
+	// walked, so each pair is listed once.
+	joined := make([]int32, k)
+	for i := range joined {
+		joined[i] = -1
+	}
+	var from, to []int32
+	join := func(last []int32, v, b int32) {
+		if l := last[v]; l >= 0 && l != b && joined[l] != b {
+			joined[l] = b
+			from, to = append(from, l), append(to, b)
+		}
+		last[v] = b
+	}
+	eachTask(a, func(b, r, c int32) {
+		tasks++
+		join(lastRow, r, b)
+		join(lastCol, c, b)
+	})
 	ptr := make([]int64, k+1)
 	for _, p := range from {
 		ptr[p+1]++
@@ -262,5 +305,5 @@ func partsNear(nRows, nCols int, row, col, part []int32, k int) []int32 {
 		adj[next[p]] = to[i]
 		next[p]++
 	}
-	return order.Inverse(order.RCM(k, ptr, adj))
+	return order.Inverse(order.RCM(k, ptr, adj)), tasks
 }

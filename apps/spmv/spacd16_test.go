@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/spac-gpu/spac/order"
 )
 
 // TestSPACD16 decodes spac-d16's format of every schedule of every case at
@@ -132,6 +134,20 @@ func TestSPACOrder(t *testing.T) {
 				if !isPermutation(rowFrom, m.NRows) || !isPermutation(colFrom, m.NCols) {
 					t.Fatalf("%s B=%d %s: the orders are not permutations of %d rows and %d columns", tc.name, B, a.Label, m.NRows, m.NCols)
 				}
+				// The same order as order.ByParts over the tasks, the blocks
+				// numbered by partsNear.
+				near, _ := partsNear(a)
+				var row, col, part []int32
+				eachTask(a, func(b, r, c int32) {
+					row, col, part = append(row, r), append(col, c), append(part, near[b])
+				})
+				wantRows, wantCols, err := order.ByParts(m.NRows, m.NCols, row, col, part, a.Blocks)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(rowFrom, wantRows) || !slices.Equal(colFrom, wantCols) {
+					t.Fatalf("%s B=%d %s: the orders differ from order.ByParts's", tc.name, B, a.Label)
+				}
 				ord := renumbered(m, rowFrom, colFrom)
 				y := make([]float64, m.NRows)
 				for i, old := range rowFrom {
@@ -220,29 +236,57 @@ func rowHomes(a *ScheduleArrays) map[int32]int32 {
 	return home
 }
 
-// TestPartsNear: parts that share columns along a path, numbered at
+// TestPartsNear: blocks that share columns along a path, numbered at
 // random, come back numbered along the path (reverse Cuthill-McKee on a
 // path is the path), and the numbers are a permutation.
 func TestPartsNear(t *testing.T) {
 	const k = 200
 	shuffled := rand.New(rand.NewPCG(3, 3)).Perm(k)
-	// Column c holds a task of the c-th and the (c+1)-th part of the path,
-	// row r one task of the r-th part.
-	var row, col, part []int32
-	for c := 0; c+1 < k; c++ {
-		lo, hi := int32(shuffled[c]), int32(shuffled[c+1])
-		if hi < lo { // each column's tasks in increasing part order
-			lo, hi = hi, lo
+	// Block shuffled[c] holds a task of columns c-1 and c, in rows of its own.
+	blocks := make([][][2]int32, k)
+	for c := range k {
+		b := shuffled[c]
+		blocks[b] = append(blocks[b], [2]int32{int32(2 * b), int32(c)})
+		if c > 0 {
+			blocks[b] = append(blocks[b], [2]int32{int32(2*b + 1), int32(c - 1)})
 		}
-		row, col, part = append(row, int32(c), int32(c+1)), append(col, int32(c), int32(c)), append(part, lo, hi)
 	}
-	near := partsNear(k, k, row, col, part, k)
-	if !isPermutation(near, k) {
-		t.Fatalf("not a permutation: %v", near)
+	near, tasks := partsNear(taskSchedule(2*k, k, blocks))
+	if tasks != 2*k-1 || !isPermutation(near, k) {
+		t.Fatalf("%d tasks, numbers %v", tasks, near)
 	}
 	for c := 0; c+1 < k; c++ {
 		if d := near[shuffled[c]] - near[shuffled[c+1]]; d != 1 && d != -1 {
-			t.Fatalf("parts %d and %d, neighbours on the path, numbered %d and %d", shuffled[c], shuffled[c+1], near[shuffled[c]], near[shuffled[c+1]])
+			t.Fatalf("blocks %d and %d, neighbours on the path, numbered %d and %d", shuffled[c], shuffled[c+1], near[shuffled[c]], near[shuffled[c+1]])
 		}
 	}
+}
+
+// taskSchedule is a schedule of the given blocks' tasks (row, column), as
+// far as SPACOrder reads one: each block's rows are its unique y.
+func taskSchedule(nRows, nCols int, blocks [][][2]int32) *ScheduleArrays {
+	size := 1
+	for _, tasks := range blocks {
+		size = max(size, len(tasks))
+	}
+	a := &ScheduleArrays{Label: "tasks", NRows: nRows, NCols: nCols, BlockSize: size, Blocks: len(blocks),
+		YOffsets: []int32{0}, YLocal: make([]uint16, size*len(blocks)), Col: make([]int32, size*len(blocks))}
+	for b, tasks := range blocks {
+		local := map[int32]uint16{}
+		for i, task := range tasks {
+			l, ok := local[task[0]]
+			if !ok {
+				l = uint16(len(local))
+				local[task[0]] = l
+				a.YUnique = append(a.YUnique, task[0])
+			}
+			a.YLocal[b*size+i], a.Col[b*size+i] = l, task[1]
+			a.NNZ++
+		}
+		for i := len(tasks); i < size; i++ {
+			a.YLocal[b*size+i] = PaddingSlot
+		}
+		a.YOffsets = append(a.YOffsets, int32(len(a.YUnique)))
+	}
+	return a
 }

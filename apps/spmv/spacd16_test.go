@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/order"
 )
 
@@ -289,4 +290,30 @@ func taskSchedule(nRows, nCols int, blocks [][][2]int32) *ScheduleArrays {
 		a.YOffsets = append(a.YOffsets, int32(len(a.YUnique)))
 	}
 	return a
+}
+
+// BenchmarkSPACOrder takes the order and builds spac-d16-ord's matrix and
+// format from a schedule of a 100^3 7-point stencil (6.9M tasks) in 1024-task
+// chunks of its rows, what spac-d16-ord's setup does before the upload.
+func BenchmarkSPACOrder(b *testing.B) {
+	coo, err := matrices.Stencil3D(100, 100, 100, 7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := NewMatrix(coo)
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := scheduleArrays(b, coo, 1024)[0] // "chunks"
+	b.SetBytes(int64(m.NNZ()))
+	b.ResetTimer()
+	for range b.N {
+		rowFrom, colFrom, err := SPACOrder(a)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := NewD16(renumbered(m, rowFrom, colFrom), 1024); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -263,7 +263,8 @@ func (h *homes) add(v, b, nb int32) {
 // more often than in the schedule's numbering. Tasks come block after
 // block, so joining each block to the last other block that held a task of
 // the same row or column gives every block its neighbours without a pair
-// per two tasks, and each pair is listed once.
+// per two tasks, and the graph's lists come out by block: block b's are
+// the earlier blocks it joins (order.RCM counts each the other way too).
 func partsNear(a *ScheduleArrays) (near []int32, tasks int) {
 	k := a.Blocks
 	lastRow, lastCol := make([]int32, a.NRows), make([]int32, a.NCols)
@@ -273,17 +274,16 @@ func partsNear(a *ScheduleArrays) (near []int32, tasks int) {
 	for i := range lastCol {
 		lastCol[i] = -1
 	}
-	// joined[l] == b: the pair (l, b) is listed; b is the block being
-	// walked, so each pair is listed once.
+	// joined[l] == b: l is in block b's list already.
 	joined := make([]int32, k)
 	for i := range joined {
 		joined[i] = -1
 	}
-	var from, to []int32
+	ptr, adj := make([]int64, k+1), []int32(nil)
 	join := func(last []int32, v, b int32) {
 		if l := last[v]; l >= 0 && l != b && joined[l] != b {
 			joined[l] = b
-			from, to = append(from, l), append(to, b)
+			adj = append(adj, l)
 		}
 		last[v] = b
 	}
@@ -291,19 +291,10 @@ func partsNear(a *ScheduleArrays) (near []int32, tasks int) {
 		tasks++
 		join(lastRow, r, b)
 		join(lastCol, c, b)
+		ptr[b+1] = int64(len(adj))
 	})
-	ptr := make([]int64, k+1)
-	for _, p := range from {
-		ptr[p+1]++
-	}
-	for p := range k {
-		ptr[p+1] += ptr[p]
-	}
-	adj := make([]int32, len(to))
-	next := slices.Clone(ptr[:k])
-	for i, p := range from {
-		adj[next[p]] = to[i]
-		next[p]++
+	for b := range k { // a block without tasks: an empty list
+		ptr[b+1] = max(ptr[b+1], ptr[b])
 	}
 	return order.Inverse(order.RCM(k, ptr, adj)), tasks
 }

@@ -437,15 +437,18 @@ func (s *SpMV) d16RCMOp(op *Op, blockSize int) error {
 // schedule's parts (SPACOrder), csr-d16 on the matrix renumbered so, rows
 // and columns, into a y of its own, and that y scattered back.
 func (s *SpMV) spacD16OrdOp(op *Op, sched *DeviceSchedule) error {
-	rowFrom, colFrom, err := SPACOrder(sched.a)
+	f, err := sched.a.d16Format(SPACD16Ord, func() (*d16Format, error) {
+		rowFrom, colFrom, err := SPACOrder(sched.a)
+		if err != nil {
+			return nil, err
+		}
+		d, err := NewD16(renumbered(s.m, rowFrom, colFrom), min(sched.a.BlockSize, d16MaxSlots))
+		return &d16Format{d: d, rowFrom: rowFrom, colFrom: colFrom}, err
+	})
 	if err != nil {
 		return err
 	}
-	d, err := NewD16(renumbered(s.m, rowFrom, colFrom), min(sched.a.BlockSize, d16MaxSlots))
-	if err != nil {
-		return err
-	}
-	if err := s.addD16Ordered(op, d, colFrom, rowFrom, "spac-d16-ord"); err != nil {
+	if err := s.addD16Ordered(op, f.d, f.colFrom, f.rowFrom, "spac-d16-ord"); err != nil {
 		return err
 	}
 	op.sched = sched
@@ -456,14 +459,18 @@ func (s *SpMV) spacD16OrdOp(op *Op, sched *DeviceSchedule) error {
 // blocks (NewSPACD16, or with its rows whole, NewSPACD16Owned), storing
 // into y through its row map.
 func (s *SpMV) spacD16Op(op *Op, sched *DeviceSchedule, owned bool) (err error) {
-	build := NewSPACD16
+	k, build := SPACD16, NewSPACD16
 	if owned {
-		build = NewSPACD16Owned
+		k, build = SPACD16Own, NewSPACD16Owned
 	}
-	d, rowMap, err := build(sched.a)
+	f, err := sched.a.d16Format(k, func() (*d16Format, error) {
+		d, rowMap, err := build(sched.a)
+		return &d16Format{d: d, rowMap: rowMap}, err
+	})
 	if err != nil {
 		return err
 	}
+	d, rowMap := f.d, f.rowMap
 	var mapBuf *gpu.Buffer
 	send(&err, &mapBuf, s.d, nil, rowMap, "spac-d16 row map")
 	op.bufs = append(op.bufs, mapBuf)

@@ -175,6 +175,57 @@ type ScheduleArrays struct {
 	XFlag             []uint16 // spac-seg8: XLocal with bit 15 set where a slot starts a row (seg8.go); nil where the block size is not a multiple of 256 or x is not staged
 	MaxX, MaxY        int      // the most unique x and y of any block
 	MaxXY             int      // the most unique x plus y of any block
+
+	// formats, where set (KeepFormats), keeps what the spac-d16 kernels
+	// build from these arrays for the next precision's op.
+	formats *formatCache
+}
+
+// KeepFormats makes the ops built from a keep the formats the spac-d16
+// kernels build on the host, which do not depend on the precision, for
+// the ops of the other precisions to take as they are: on the 20.1M-row
+// mesh spac-d16-ord's setup took 20-21 s a precision (issue20.md, round
+// 17). They stay as long as a does.
+func (a *ScheduleArrays) KeepFormats() {
+	if a.formats == nil {
+		a.formats = &formatCache{}
+	}
+}
+
+// formatCache holds kernel k's format of a schedule's arrays once built.
+type formatCache struct {
+	mu  sync.Mutex
+	d16 map[Kernel]*d16Format
+}
+
+// d16Format is a spac-d16 kernel's host format: csr-d16's, with spac-d16's
+// and spac-d16-own's row map or spac-d16-ord's orders.
+type d16Format struct {
+	d                        *D16
+	rowMap, rowFrom, colFrom []int32
+}
+
+// d16Format returns kernel k's format of a: built by build, or, where a
+// keeps its formats, as built the first time.
+func (a *ScheduleArrays) d16Format(k Kernel, build func() (*d16Format, error)) (*d16Format, error) {
+	c := a.formats
+	if c == nil {
+		return build()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f, ok := c.d16[k]; ok {
+		return f, nil
+	}
+	f, err := build()
+	if err != nil {
+		return nil, err
+	}
+	if c.d16 == nil {
+		c.d16 = make(map[Kernel]*d16Format)
+	}
+	c.d16[k] = f
+	return f, nil
 }
 
 // PaddingSlot is the local y address of an idle slot.

@@ -334,6 +334,9 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 					if arrays, err = NewScheduleArrays(s, method); err != nil {
 						return nil, err
 					}
+					if len(precs) > 1 {
+						arrays.KeepFormats()
+					}
 				}
 				setup := time.Since(t0).Seconds() // the first precision's row carries it
 				for _, pc := range precs {

@@ -317,3 +317,47 @@ func BenchmarkSPACOrder(b *testing.B) {
 		}
 	}
 }
+
+// TestKeepFormats: arrays that keep their formats build each kernel's once
+// and hand the same one to the next op; others build it every time; a
+// failed build is not kept.
+func TestKeepFormats(t *testing.T) {
+	a := scheduleArrays(t, testCases()[0].coo, 256)[0]
+	builds := 0
+	build := func() (*d16Format, error) {
+		builds++
+		d, rowMap, err := NewSPACD16Owned(a)
+		return &d16Format{d: d, rowMap: rowMap}, err
+	}
+	for range 2 {
+		if _, err := a.d16Format(SPACD16Own, build); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if builds != 2 {
+		t.Errorf("without KeepFormats: %d builds for two ops, want 2", builds)
+	}
+	a.KeepFormats()
+	builds = 0
+	first, err := a.d16Format(SPACD16Own, build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := a.d16Format(SPACD16Own, build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if builds != 1 || again != first {
+		t.Errorf("with KeepFormats: %d builds for two ops (want 1), the same format: %v", builds, again == first)
+	}
+	fail := func() (*d16Format, error) { builds++; return nil, ErrUnsupported }
+	builds = 0
+	for range 2 {
+		if _, err := a.d16Format(SPACD16, fail); err == nil {
+			t.Error("a failed build: no error")
+		}
+	}
+	if builds != 2 {
+		t.Errorf("a failed build was kept: %d builds for two ops, want 2", builds)
+	}
+}

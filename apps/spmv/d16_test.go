@@ -521,15 +521,9 @@ func TestRCMOrdered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		y := make([]float64, m.NRows)
-		for i, old := range perm {
-			row := rcm.Col[rcm.RowPtr[i]:rcm.RowPtr[i+1]]
-			if !slices.IsSorted(row) {
-				t.Fatalf("%s: renumbered row %d not sorted: %v", tc.name, i, row)
-			}
-			for e := rcm.RowPtr[i]; e < rcm.RowPtr[i+1]; e++ {
-				y[old] += rcm.Val[e] * x[perm[rcm.Col[e]]]
-			}
+		y, unsorted := renumberedProduct(rcm, perm, perm, x)
+		if unsorted >= 0 {
+			t.Fatalf("%s: renumbered row %d not sorted: %v", tc.name, unsorted, rcm.Col[rcm.RowPtr[unsorted]:rcm.RowPtr[unsorted+1]])
 		}
 		if err := MaxRelError(y, ref, abs); !(err <= Tolerance(FP64)) {
 			t.Errorf("%s: the renumbered product is off by %.3g", tc.name, err)
@@ -560,6 +554,23 @@ func TestRCMOrdered(t *testing.T) {
 	if width > 6 {
 		t.Errorf("the shuffled band renumbered has half-width %d, want at most 6", width)
 	}
+}
+
+// renumberedProduct is y = A x in the user's order for r, a matrix
+// renumbered so that its row i is the user's row rowFrom[i] and its column
+// j the user's column colFrom[j]; unsorted is the first row of r whose
+// entries are not sorted by column (-1: none).
+func renumberedProduct(r *Matrix, rowFrom, colFrom []int32, x []float64) (y []float64, unsorted int) {
+	y, unsorted = make([]float64, r.NRows), -1
+	for i, old := range rowFrom {
+		if unsorted < 0 && !slices.IsSorted(r.Col[r.RowPtr[i]:r.RowPtr[i+1]]) {
+			unsorted = i
+		}
+		for e := r.RowPtr[i]; e < r.RowPtr[i+1]; e++ {
+			y[old] += r.Val[e] * x[colFrom[r.Col[e]]]
+		}
+	}
+	return y, unsorted
 }
 
 func absInt(v int) int {

@@ -149,16 +149,9 @@ func TestSPACOrder(t *testing.T) {
 				if !slices.Equal(rowFrom, wantRows) || !slices.Equal(colFrom, wantCols) {
 					t.Fatalf("%s B=%d %s: the orders differ from order.ByParts's", tc.name, B, a.Label)
 				}
-				ord := renumbered(m, rowFrom, colFrom)
-				y := make([]float64, m.NRows)
-				for i, old := range rowFrom {
-					cols := ord.Col[ord.RowPtr[i]:ord.RowPtr[i+1]]
-					if !slices.IsSorted(cols) {
-						t.Fatalf("%s B=%d %s: renumbered row %d not sorted", tc.name, B, a.Label, i)
-					}
-					for e := ord.RowPtr[i]; e < ord.RowPtr[i+1]; e++ {
-						y[old] += ord.Val[e] * x[colFrom[ord.Col[e]]]
-					}
+				y, unsorted := renumberedProduct(renumbered(m, rowFrom, colFrom), rowFrom, colFrom, x)
+				if unsorted >= 0 {
+					t.Fatalf("%s B=%d %s: renumbered row %d not sorted", tc.name, B, a.Label, unsorted)
 				}
 				if e := MaxRelError(y, ref, abs); !(e <= Tolerance(FP64)) {
 					t.Errorf("%s B=%d %s: the renumbered product is off by %.3g", tc.name, B, a.Label, e)
@@ -212,13 +205,7 @@ func isPermutation(p []int32, n int) bool {
 // not in the map).
 func rowHomes(a *ScheduleArrays) map[int32]int32 {
 	count := map[[2]int32]int{}
-	for b := range a.Blocks {
-		for slot := b * a.BlockSize; slot < (b+1)*a.BlockSize; slot++ {
-			if yl := a.YLocal[slot]; yl != PaddingSlot {
-				count[[2]int32{a.YUnique[a.YOffsets[b]+int32(yl)], int32(b)}]++
-			}
-		}
-	}
+	eachTask(a, func(b, r, _ int32) { count[[2]int32{r, b}]++ })
 	home, most, tied := map[int32]int32{}, map[int32]int{}, map[int32]bool{}
 	for key, c := range count {
 		r, b := key[0], key[1]

@@ -318,7 +318,7 @@ ours = {"spmv_csr_scalar_f64": "csr-scalar", "spmv_csr_vector_f64": "csr-vector"
         "spmv_spac_smem_f64": "spac-smem", "spmv_spac_ldg_f64": "spac-ldg", "spmv_zero_rows_f64": "zero-rows",
         "spmv_spac_smem_x4_f64": "spac-smem-x4", "spmv_spac_ldg_x4_f64": "spac-ldg-x4", "spmv_spac_seg_f64": "spac-seg", "spmv_spac_seg_ldg_f64": "spac-seg-ldg", "spmv_spac_seg8_f64": "spac-seg8",
         "spmv_csr_d16_f64": "csr-d16", "spmv_csr_d16_wide_f64": "csr-d16 (wide)",
-        "spmv_spac_d16_f64": "spac-d16", "spmv_spac_d16_wide_f64": "spac-d16 (wide)", "spmv_gather_x_f64": "gather-x", "spmv_scatter_y_f64": "scatter-y"}
+        "spmv_spac_d16_f64": "spac-d16", "spmv_spac_d16_wide_f64": "spac-d16 (wide)", "spmv_gather_f64": "gather"}
 print("## Measured traffic (Nsight Compute) against the model\n")
 print(f"fp64, block size {nb}, one product per kernel (the last launch of each kernel: the first is the check). "
       "L1 sectors: l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st,red,atom}, the 32-byte sectors the load/store units request, "

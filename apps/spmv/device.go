@@ -7,6 +7,7 @@ import (
 
 	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/gpu/cusparse"
+	"github.com/spac-gpu/spac/order"
 )
 
 // SpMV holds one matrix on a device in one precision, with x, y, the
@@ -420,7 +421,7 @@ func (s *SpMV) d16HotOp(op *Op, blockSize int) error {
 
 // d16RCMOp builds csr-d16-rcm: x gathered into the reverse Cuthill-McKee
 // order, csr-d16 on the matrix renumbered so into a y of its own, and
-// that y scattered back into the user's order.
+// that y gathered back into the user's order.
 func (s *SpMV) d16RCMOp(op *Op, blockSize int) error {
 	if s.m.NRows != s.m.NCols {
 		return fmt.Errorf("%w: csr-d16-rcm renumbers rows and columns alike, and the matrix is %d x %d", ErrUnsupported, s.m.NRows, s.m.NCols)
@@ -435,7 +436,7 @@ func (s *SpMV) d16RCMOp(op *Op, blockSize int) error {
 
 // spacD16OrdOp builds spac-d16-ord: x gathered into the order of the
 // schedule's parts (SPACOrder), csr-d16 on the matrix renumbered so, rows
-// and columns, into a y of its own, and that y scattered back.
+// and columns, into a y of its own, and that y gathered back.
 func (s *SpMV) spacD16OrdOp(op *Op, sched *DeviceSchedule) error {
 	f, err := sched.a.d16Format(SPACD16Ord, func() (*d16Format, error) {
 		rowFrom, colFrom, err := SPACOrder(sched.a)
@@ -489,56 +490,59 @@ func (s *SpMV) spacD16Op(op *Op, sched *DeviceSchedule, owned bool) (err error) 
 // addD16Ordered adds the steps of d, a csr-d16 format of the matrix whose
 // column j is the user's column xFrom[j]: x gathered into that order, d's
 // kernel, and, where its rows are renumbered too (yFrom: row i is the
-// user's row yFrom[i]; nil: they are not), its y scattered back into the
-// user's order. The op's buffers are freed if a step fails.
+// user's row yFrom[i]; nil: they are not), its y gathered back into the
+// user's order through yFrom's inverse. The op's buffers are freed if a
+// step fails.
+//
+// y goes back by a gather, not by a scatter through yFrom: scattered
+// stores leave partly written sectors that the L2 reads and writes back
+// more than once (Nsight Compute: 126 MB written for a y of 32 MB, round
+// 17 of docs/gpu-bench-h100/issue20.md), where a gather's reads are whole
+// sectors, mostly still in the L2, and its stores are in order. On the
+// random-order 3-D meshes it made csr-d16-rcm 1.31x-1.53x faster than the
+// scatter (round 18).
 func (s *SpMV) addD16Ordered(op *Op, d *D16, xFrom, yFrom []int32, name string) (err error) {
 	defer func() {
 		if err != nil {
 			freeAll(op.bufs)
 		}
 	}()
-	var xFromBuf, yFromBuf, xp *gpu.Buffer
+	var xp *gpu.Buffer
 	yp := s.y
-	send(&err, &xFromBuf, s.d, nil, xFrom, name+" column order")
+	xp, err = s.d.Alloc(int64(len(xFrom)*s.p.Bytes()), name+" x")
+	op.bufs = append(op.bufs, xp)
+	if err == nil && yFrom != nil {
+		yp, err = s.d.Alloc(int64(len(yFrom)*s.p.Bytes()), name+" y")
+		op.bufs = append(op.bufs, yp)
+	}
 	if err == nil {
-		xp, err = s.d.Alloc(int64(len(xFrom)*s.p.Bytes()), name+" x")
+		err = s.addGather(op, xFrom, s.x, xp, name+" column order")
 	}
-	op.bufs = append(op.bufs, xFromBuf, xp)
-	if yFrom != nil {
-		if slices.Equal(yFrom, xFrom) {
-			yFromBuf = xFromBuf
-		} else {
-			send(&err, &yFromBuf, s.d, nil, yFrom, name+" row order")
-			op.bufs = append(op.bufs, yFromBuf)
-		}
-		if err == nil {
-			yp, err = s.d.Alloc(int64(len(yFrom)*s.p.Bytes()), name+" y")
-			op.bufs = append(op.bufs, yp)
-		}
+	if err == nil {
+		err = s.addD16(op, d, nil, xp, yp)
 	}
+	if err == nil && yFrom != nil {
+		err = s.addGather(op, order.Inverse(yFrom), yp, s.y, name+" row order")
+	}
+	return err
+}
+
+// addGather adds to op the launch dst[i] = src[from[i]], with from
+// uploaded into a buffer of op's, and counts from in op's FormatBytes.
+func (s *SpMV) addGather(op *Op, from []int32, src, dst *gpu.Buffer, name string) (err error) {
+	var fromBuf *gpu.Buffer
+	send(&err, &fromBuf, s.d, nil, from, name)
+	op.bufs = append(op.bufs, fromBuf)
 	if err != nil {
 		return err
 	}
-	grid := func(n int) int { return max(1, (n+255)/256) }
-	gather, err := s.mod.Launch(entryName("gather_x", s.p), grid(len(xFrom)), 256, 0, gpu.Int(len(xFrom)), gpu.Ptr(xFromBuf), gpu.Ptr(s.x), gpu.Ptr(xp))
+	n := len(from)
+	l, err := s.mod.Launch(entryName("gather", s.p), max(1, (n+255)/256), 256, 0, gpu.Int(n), gpu.Ptr(fromBuf), gpu.Ptr(src), gpu.Ptr(dst))
 	if err != nil {
 		return err
 	}
-	op.steps = append(op.steps, gather.Run)
-	if err = s.addD16(op, d, nil, xp, yp); err != nil {
-		return err
-	}
-	op.FormatBytes += 4 * int64(len(xFrom))
-	if yFrom != nil {
-		l, err := s.mod.Launch(entryName("scatter_y", s.p), grid(len(yFrom)), 256, 0, gpu.Int(len(yFrom)), gpu.Ptr(yFromBuf), gpu.Ptr(yp), gpu.Ptr(s.y))
-		if err != nil {
-			return err
-		}
-		op.steps = append(op.steps, l.Run)
-		if yFromBuf != xFromBuf {
-			op.FormatBytes += 4 * int64(len(yFrom))
-		}
-	}
+	op.steps = append(op.steps, l.Run)
+	op.FormatBytes += 4 * int64(n)
 	return nil
 }
 

@@ -43,7 +43,7 @@
 //     together the hot entries of x share sectors and stay in the L1.
 //   - csr-d16-rcm: csr-d16 on the square matrix renumbered by reverse
 //     Cuthill-McKee, rows and columns alike (RCMOrdered); each product
-//     gathers x into that order and scatters y back, two more launches.
+//     gathers x into that order and y back out of it, two more launches.
 //     For a matrix given in an order without locality (a mesh numbered at
 //     random), where the gathers of x miss every cache.
 //   - spac-d16: csr-d16's format and kernel over a SPAC schedule
@@ -64,7 +64,7 @@
 //   - spac-d16-ord: csr-d16 on the matrix numbered in the order of a SPAC
 //     schedule's parts (SPACOrder: each row and column in the part holding
 //     most of its tasks, the parts one after the other), with x gathered
-//     into that order and y scattered back each product, as csr-d16-rcm
+//     into that order and y gathered back each product, as csr-d16-rcm
 //     does with its order. Where the input's own order has no locality, a
 //     block's columns become one run: 16-bit offsets instead of the wide
 //     form, and a sector of x read once for several tasks.

@@ -14,7 +14,7 @@ var spmvPTX string
 // Module holds the SpMV kernels, which NewSpMV loads: each in precision
 // FP32 and FP64 (entryName).
 var Module = gpu.PTXModule{Name: "spmv", PTX: spmvPTX, Entries: gpu.Variants("spmv",
-	[]string{"csr_scalar", "csr_vector", "coo_atomic", "csr_d16", "csr_d16_wide", "zero_rows", "gather_x", "scatter_y", "spac_smem", "spac_ldg", "spac_smem_x4", "spac_ldg_x4", "spac_seg", "spac_seg_ldg", "spac_seg8",
+	[]string{"csr_scalar", "csr_vector", "coo_atomic", "csr_d16", "csr_d16_wide", "zero_rows", "gather", "spac_smem", "spac_ldg", "spac_smem_x4", "spac_ldg_x4", "spac_seg", "spac_seg_ldg", "spac_seg8",
 		"spac_seg8_lb", "spac_seg8_pf", "spac_seg8_lbpf", "spac_d16", "spac_d16_wide"},
 	"f32", "f64")}
 

@@ -59,21 +59,15 @@ __device__ __forceinline__ void zero_rows(int n, const int* __restrict__ rows, T
     if (i < n) y[rows[i]] = T(0);
 }
 
-// csr-d16-hot's and csr-d16-rcm's copy of x in their column order:
-// xp[j] = x[from[j]].
+// A vector moved into another order, dst[i] = src[from[i]]: x into the
+// column order of csr-d16-hot, csr-d16-rcm and spac-d16-ord, and the
+// latter two's y back into the user's order (apps/spmv/device.go,
+// addD16Ordered: why y is gathered, not scattered).
 template <typename T>
-__device__ __forceinline__ void gather_x(int n, const int* __restrict__ from, const T* __restrict__ x,
-                                         T* __restrict__ xp) {
+__device__ __forceinline__ void gather(int n, const int* __restrict__ from, const T* __restrict__ src,
+                                       T* __restrict__ dst) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) xp[i] = __ldg(&x[__ldg(&from[i])]);
-}
-
-// csr-d16-rcm's y back in the user's order: y[to[i]] = yp[i].
-template <typename T>
-__device__ __forceinline__ void scatter_y(int n, const int* __restrict__ to, const T* __restrict__ yp,
-                                          T* __restrict__ y) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[__ldg(&to[i])] = __ldcs(&yp[i]);
+    if (i < n) dst[i] = __ldg(&src[__ldg(&from[i])]);
 }
 
 // Loads of K consecutive slots (K = 1 or 4), 16 bytes wide where they can
@@ -650,7 +644,7 @@ __device__ __forceinline__ void spac_seg8(const int4* __restrict__ meta, const i
 // x sooner; marking all of x or half of it gained less in fp64 (319.4-320.8
 // us). csr-d16 and its orders keep plain loads and stores: there the hints
 // cost csr-d16 4% in fp32 on circuit5M, and csr-d16-rcm 6% in fp64, whose y
-// is read back at once by scatter_y.
+// is read back at once by the gather that puts y in the user's order.
 __device__ __forceinline__ unsigned long long x_keep_policy() {
     unsigned long long policy;
     asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 0f3E800000;" : "=l"(policy));  // 0.25
@@ -844,12 +838,8 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
         zero_rows<T>(n, rows, y);                                                                                    \
     }                                                                                                                \
     extern "C" __global__ void __launch_bounds__(256)                                                                \
-        spmv_gather_x_##SUFFIX(int n, const int* from, const T* x, T* xp) {                                          \
-        gather_x<T>(n, from, x, xp);                                                                                 \
-    }                                                                                                                \
-    extern "C" __global__ void __launch_bounds__(256)                                                                \
-        spmv_scatter_y_##SUFFIX(int n, const int* to, const T* yp, T* y) {                                           \
-        scatter_y<T>(n, to, yp, y);                                                                                  \
+        spmv_gather_##SUFFIX(int n, const int* from, const T* src, T* dst) {                                         \
+        gather<T>(n, from, src, dst);                                                                                \
     }                                                                                                                \
     extern "C" __global__ void __launch_bounds__(128)                                                                \
         spmv_csr_d16_##SUFFIX(const int4* meta, const T* val, const unsigned short* delta, const unsigned char* high,  \

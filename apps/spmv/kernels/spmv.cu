@@ -62,12 +62,16 @@ __device__ __forceinline__ void zero_rows(int n, const int* __restrict__ rows, T
 // A vector moved into another order, dst[i] = src[from[i]]: x into the
 // column order of csr-d16-hot, csr-d16-rcm and spac-d16-ord, and the
 // latter two's y back into the user's order (apps/spmv/device.go,
-// addD16Ordered: why y is gathered, not scattered).
+// addD16Ordered: why y is gathered, not scattered). The index and the
+// stores stream through the L2 evict-first, so that they push out less of
+// src, read at random: csr-d16-rcm 349 -> 337 us (fp32) on the
+// random-order 200^3 mesh, 0.3-1.3% elsewhere (issue20.md, round 18);
+// also marking src's loads evict-last gained nothing more.
 template <typename T>
 __device__ __forceinline__ void gather(int n, const int* __restrict__ from, const T* __restrict__ src,
                                        T* __restrict__ dst) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) dst[i] = __ldg(&src[__ldg(&from[i])]);
+    if (i < n) __stcs(&dst[i], __ldg(&src[__ldcs(&from[i])]));
 }
 
 // Loads of K consecutive slots (K = 1 or 4), 16 bytes wide where they can

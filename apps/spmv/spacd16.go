@@ -196,7 +196,7 @@ func (sr *storedRows) format(a *ScheduleArrays, rowMap, zero []int32, kernel str
 // each: csr-d16's format then needs no 24-bit wide form where the input's
 // own order has no locality (a mesh numbered at random), and a sector of x
 // serves several of a block's tasks. The price is two passes a product, x
-// gathered into the order and y scattered back, a sector a row each.
+// gathered into the order and y gathered back out of it.
 //
 // It walks the schedule's slots twice and keeps four int32 a row and column,
 // never a copy of the tasks: the schedule holds its blocks' tasks block

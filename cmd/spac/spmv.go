@@ -102,7 +102,7 @@ schedule's row list, nothing staged; block sizes: multiples of 256 up to
 (spac-d16 with each row the parts share made whole in the part holding
 most of it: no atomics, nothing cleared), spac-d16-ord (csr-d16 on the
 matrix numbered part by part in the schedule's order, x gathered into it
-and y scattered back each product: for inputs in an order without
+and y gathered back each product: for inputs in an order without
 locality);
 cuSPARSE: cusparse-csr (default algorithm),
 cusparse-csr-alg2, cusparse-coo, cusparse-sell (sliced ELL, 32 rows a

@@ -524,11 +524,14 @@ func (s *SpMV) addD16Ordered(op *Op, d *D16, xFrom, yFrom []int32, name string) 
 	if err == nil && yFrom != nil {
 		err = s.addGather(op, order.Inverse(yFrom), yp, s.y, name+" row order")
 	}
+	// After addD16, which sets FormatBytes to d's: the orders' indices are
+	// read each product too.
+	op.FormatBytes += 4 * int64(len(xFrom)+len(yFrom))
 	return err
 }
 
 // addGather adds to op the launch dst[i] = src[from[i]], with from
-// uploaded into a buffer of op's, and counts from in op's FormatBytes.
+// uploaded into a buffer of op's.
 func (s *SpMV) addGather(op *Op, from []int32, src, dst *gpu.Buffer, name string) (err error) {
 	var fromBuf *gpu.Buffer
 	send(&err, &fromBuf, s.d, nil, from, name)
@@ -542,7 +545,6 @@ func (s *SpMV) addGather(op *Op, from []int32, src, dst *gpu.Buffer, name string
 		return err
 	}
 	op.steps = append(op.steps, l.Run)
-	op.FormatBytes += 4 * int64(n)
 	return nil
 }
 

@@ -121,6 +121,16 @@ func TestKernelsAgreeWithReference(t *testing.T) {
 						if err != nil {
 							t.Fatalf("%s B=%d: %v", k, b, err)
 						}
+						if k == CSRD16RCM { // the format, and the order's index read by each of the two gathers
+							rcm, _ := m.rcmOrdered()
+							d, err := NewD16(rcm, b)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if want := d.FormatBytes(p) + 8*int64(m.NRows); op.FormatBytes != want {
+								t.Errorf("%s %s B=%d: FormatBytes %d, want %d", p, k, b, op.FormatBytes, want)
+							}
+						}
 						check(t, sp, op, ref, abs, p, fmt.Sprintf("%s %s B=%d", p, k, b))
 					}
 					for _, a := range scheduleArrays(t, tc.coo, b) {

@@ -431,7 +431,7 @@ func (s *SpMV) d16RCMOp(op *Op, blockSize int) error {
 	if err != nil {
 		return err
 	}
-	return s.addD16Ordered(op, d, perm, perm, "csr-d16-rcm")
+	return s.addD16Ordered(op, d, perm, order.Inverse(perm), "csr-d16-rcm")
 }
 
 // spacD16OrdOp builds spac-d16-ord: x gathered into the order of the
@@ -444,12 +444,12 @@ func (s *SpMV) spacD16OrdOp(op *Op, sched *DeviceSchedule) error {
 			return nil, err
 		}
 		d, err := NewD16(renumbered(s.m, rowFrom, colFrom), min(sched.a.BlockSize, d16MaxSlots))
-		return &d16Format{d: d, rowFrom: rowFrom, colFrom: colFrom}, err
+		return &d16Format{d: d, rowTo: order.Inverse(rowFrom), colFrom: colFrom}, err
 	})
 	if err != nil {
 		return err
 	}
-	if err := s.addD16Ordered(op, f.d, f.colFrom, f.rowFrom, "spac-d16-ord"); err != nil {
+	if err := s.addD16Ordered(op, f.d, f.colFrom, f.rowTo, "spac-d16-ord"); err != nil {
 		return err
 	}
 	op.sched = sched
@@ -489,19 +489,18 @@ func (s *SpMV) spacD16Op(op *Op, sched *DeviceSchedule, owned bool) (err error) 
 
 // addD16Ordered adds the steps of d, a csr-d16 format of the matrix whose
 // column j is the user's column xFrom[j]: x gathered into that order, d's
-// kernel, and, where its rows are renumbered too (yFrom: row i is the
-// user's row yFrom[i]; nil: they are not), its y gathered back into the
-// user's order through yFrom's inverse. The op's buffers are freed if a
-// step fails.
+// kernel, and, where its rows are renumbered too (yTo: the user's row u is
+// d's row yTo[u]; nil: they are not), its y gathered back into the user's
+// order through yTo. The op's buffers are freed if a step fails.
 //
-// y goes back by a gather, not by a scatter through yFrom: scattered
+// y goes back by a gather, not by a scatter through yTo's inverse: scattered
 // stores leave partly written sectors that the L2 reads and writes back
 // more than once (Nsight Compute: 126 MB written for a y of 32 MB, round
 // 17 of docs/gpu-bench-h100/issue20.md), where a gather's reads are whole
 // sectors, mostly still in the L2, and its stores are in order. On the
 // random-order 3-D meshes it made csr-d16-rcm 1.31x-1.53x faster than the
 // scatter (round 18).
-func (s *SpMV) addD16Ordered(op *Op, d *D16, xFrom, yFrom []int32, name string) (err error) {
+func (s *SpMV) addD16Ordered(op *Op, d *D16, xFrom, yTo []int32, name string) (err error) {
 	defer func() {
 		if err != nil {
 			freeAll(op.bufs)
@@ -511,8 +510,8 @@ func (s *SpMV) addD16Ordered(op *Op, d *D16, xFrom, yFrom []int32, name string) 
 	yp := s.y
 	xp, err = s.d.Alloc(int64(len(xFrom)*s.p.Bytes()), name+" x")
 	op.bufs = append(op.bufs, xp)
-	if err == nil && yFrom != nil {
-		yp, err = s.d.Alloc(int64(len(yFrom)*s.p.Bytes()), name+" y")
+	if err == nil && yTo != nil {
+		yp, err = s.d.Alloc(int64(len(yTo)*s.p.Bytes()), name+" y")
 		op.bufs = append(op.bufs, yp)
 	}
 	if err == nil {
@@ -521,12 +520,12 @@ func (s *SpMV) addD16Ordered(op *Op, d *D16, xFrom, yFrom []int32, name string) 
 	if err == nil {
 		err = s.addD16(op, d, nil, xp, yp)
 	}
-	if err == nil && yFrom != nil {
-		err = s.addGather(op, order.Inverse(yFrom), yp, s.y, name+" row order")
+	if err == nil && yTo != nil {
+		err = s.addGather(op, yTo, yp, s.y, name+" row order")
 	}
 	// After addD16, which sets FormatBytes to d's: the orders' indices are
 	// read each product too.
-	op.FormatBytes += 4 * int64(len(xFrom)+len(yFrom))
+	op.FormatBytes += 4 * int64(len(xFrom)+len(yTo))
 	return err
 }
 

@@ -199,10 +199,12 @@ type formatCache struct {
 }
 
 // d16Format is a spac-d16 kernel's host format: csr-d16's, with spac-d16's
-// and spac-d16-own's row map or spac-d16-ord's orders.
+// and spac-d16-own's row map or spac-d16-ord's orders (colFrom: format
+// column j is the user's column colFrom[j]; rowTo: the user's row u is
+// format row rowTo[u]), each in the direction its gather reads it.
 type d16Format struct {
-	d                        *D16
-	rowMap, rowFrom, colFrom []int32
+	d                      *D16
+	rowMap, rowTo, colFrom []int32
 }
 
 // d16Format returns kernel k's format of a: built by build, or, where a

@@ -11,8 +11,9 @@
 #     four tasks per thread (-x4), spac-seg (precomputed rows, uint16 x) and
 #     spac-seg8 (eight tasks per thread, row starts in the x addresses),
 #     spac-d16 (csr-d16's format over the schedule's parts), spac-d16-ord
-#     (csr-d16 over the matrix numbered in the schedule's order) and spac-d16-own
-#     (its shared rows made whole in one part: no atomics), against csr-scalar, csr-vector, coo-atomic, csr-d16 (CSR's order, 16-bit
+#     (csr-d16 over the matrix numbered in the schedule's order), spac-d16-hot
+#     (spac-d16-ord with the columns grouped by degree, hottest first) and
+#     spac-d16-own (its shared rows made whole in one part: no atomics), against csr-scalar, csr-vector, coo-atomic, csr-d16 (CSR's order, 16-bit
 #     column offsets) with its orders of its own (csr-d16-hot: columns by
 #     degree; csr-d16-rcm: reverse Cuthill-McKee) and every cuSPARSE path (CSR
 #     default and ALG2, COO, sliced ELL, BSR).
@@ -124,7 +125,7 @@ deadline=${DEADLINE:-0}   # seconds from the start after which no GPU run starts
 # The kernels of each GPU run; those that depend on the block size run again
 # for each block size whose schedule arrives later. Without a spac-* kernel
 # nothing needs a schedule, and nothing is partitioned.
-all=${KERNELS:-csr-scalar,csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8,spac-d16,spac-d16-own,spac-d16-ord,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell,cusparse-bsr}
+all=${KERNELS:-csr-scalar,csr-vector,coo-atomic,csr-d16,csr-d16-hot,csr-d16-rcm,spac-smem,spac-ldg,spac-smem-x4,spac-ldg-x4,spac-seg,spac-seg-ldg,spac-seg8,spac-d16,spac-d16-own,spac-d16-ord,spac-d16-hot,cusparse-csr,cusparse-csr-alg2,cusparse-coo,cusparse-sell,cusparse-bsr}
 perblock=$(tr , '\n' <<<"$all" | grep -v '^cusparse-' | paste -sd, -)
 schedules=1
 tr , '\n' <<<"$all" | grep -q '^spac-' || schedules=0

@@ -389,34 +389,14 @@ func (d *D16) FormatBytes(p Precision) int64 {
 // matrix of even degrees (a mesh) in its order. The renumbered matrix
 // shares m's RowPtr and Val.
 func HotColumns(m *Matrix) (hot *Matrix, from []int32) {
-	deg := make([]int32, m.NCols)
-	for _, c := range m.Col {
-		deg[c]++
-	}
-	// Group g (1 to 32: the degree's bit length) comes (32-g)-th from the
-	// highest. start[i+1] counts group i's columns; after the prefix sum
-	// start[i] is the first number of group i.
-	group := func(d int32) int { return bits.Len32(uint32(d)) }
-	var start [34]int32
-	for _, d := range deg {
-		if d > 0 {
-			start[32-group(d)+1]++
-		}
-	}
-	for g := 1; g < len(start); g++ {
-		start[g] += start[g-1]
-	}
+	deg := columnDegrees(m)
+	from = byDegreeGroup(deg, nil, false)
 	renumber := deg // each column's new number, over its degree once read
-	from = make([]int32, start[len(start)-1])
-	for c, d := range deg {
-		if d == 0 {
-			renumber[c] = -1
-			continue
-		}
-		at := &start[32-group(d)]
-		from[*at] = int32(c)
-		renumber[c] = *at
-		*at++
+	for c := range renumber {
+		renumber[c] = -1
+	}
+	for i, c := range from {
+		renumber[c] = int32(i)
 	}
 	hot = &Matrix{Name: m.Name, NRows: m.NRows, NCols: len(from), RowPtr: m.RowPtr, Col: make([]int32, len(m.Col)), Val: m.Val,
 		MaxRowNNZ: m.MaxRowNNZ, Duplicates: m.Duplicates}
@@ -424,6 +404,53 @@ func HotColumns(m *Matrix) (hot *Matrix, from []int32) {
 		hot.Col[e] = renumber[c]
 	}
 	return hot, from
+}
+
+// columnDegrees counts m's entries in each column.
+func columnDegrees(m *Matrix) []int32 {
+	deg := make([]int32, m.NCols)
+	for _, c := range m.Col {
+		deg[c]++
+	}
+	return deg
+}
+
+// byDegreeGroup returns the columns of order (perm[new] = old; nil: the
+// columns in their own order) grouped by degree, a group per power of two
+// and the highest first, each group in order's order. Columns of degree 0
+// come last where keepEmpty is set (a whole permutation), else are left out.
+func byDegreeGroup(deg, order []int32, keepEmpty bool) []int32 {
+	// Group g (0 to 32: the degree's bit length) comes (32-g)-th from the
+	// highest. start[i+1] counts group i's columns; after the prefix sum
+	// start[i] is the first number of group i.
+	group := func(d int32) int { return bits.Len32(uint32(d)) }
+	var start [34]int32
+	for _, d := range deg {
+		if d > 0 || keepEmpty {
+			start[32-group(d)+1]++
+		}
+	}
+	for g := 1; g < len(start); g++ {
+		start[g] += start[g-1]
+	}
+	from := make([]int32, start[len(start)-1])
+	place := func(c int32) {
+		if d := deg[c]; d > 0 || keepEmpty {
+			at := &start[32-group(d)]
+			from[*at] = c
+			*at++
+		}
+	}
+	if order == nil {
+		for c := range deg {
+			place(int32(c))
+		}
+	} else {
+		for _, c := range order {
+			place(c)
+		}
+	}
+	return from
 }
 
 // RCMOrdered returns the square matrix m renumbered by the reverse

@@ -336,8 +336,8 @@ func (s *SpMV) Op(k Kernel, blockSize int, sched *DeviceSchedule) (*Op, error) {
 		err = s.d16RCMOp(op, blockSize)
 	case SPACD16, SPACD16Own:
 		err = s.spacD16Op(op, sched, k == SPACD16Own)
-	case SPACD16Ord:
-		err = s.spacD16OrdOp(op, sched)
+	case SPACD16Ord, SPACD16Hot:
+		err = s.spacD16OrdOp(op, sched, k)
 	case SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF:
 		a := sched.a
 		if k.IsSeg() && a.Desc == nil {
@@ -434,14 +434,19 @@ func (s *SpMV) d16RCMOp(op *Op, blockSize int) error {
 	return s.addD16Ordered(op, d, perm, order.Inverse(perm), "csr-d16-rcm")
 }
 
-// spacD16OrdOp builds spac-d16-ord: x gathered into the order of the
+// spacD16OrdOp builds spac-d16-ord (k): x gathered into the order of the
 // schedule's parts (SPACOrder), csr-d16 on the matrix renumbered so, rows
-// and columns, into a y of its own, and that y gathered back.
-func (s *SpMV) spacD16OrdOp(op *Op, sched *DeviceSchedule) error {
-	f, err := sched.a.d16Format(SPACD16Ord, func() (*d16Format, error) {
+// and columns, into a y of its own, and that y gathered back; or
+// spac-d16-hot, the same with the columns grouped by degree first, the
+// highest first, each group in the parts' order (byDegreeGroup).
+func (s *SpMV) spacD16OrdOp(op *Op, sched *DeviceSchedule, k Kernel) error {
+	f, err := sched.a.d16Format(k, func() (*d16Format, error) {
 		rowFrom, colFrom, err := SPACOrder(sched.a)
 		if err != nil {
 			return nil, err
+		}
+		if k == SPACD16Hot {
+			colFrom = byDegreeGroup(columnDegrees(s.m), colFrom, true)
 		}
 		d, err := NewD16(renumbered(s.m, rowFrom, colFrom), min(sched.a.BlockSize, d16MaxSlots))
 		return &d16Format{d: d, rowTo: order.Inverse(rowFrom), colFrom: colFrom}, err
@@ -449,7 +454,7 @@ func (s *SpMV) spacD16OrdOp(op *Op, sched *DeviceSchedule) error {
 	if err != nil {
 		return err
 	}
-	if err := s.addD16Ordered(op, f.d, f.colFrom, f.rowTo, "spac-d16-ord"); err != nil {
+	if err := s.addD16Ordered(op, f.d, f.colFrom, f.rowTo, string(k)); err != nil {
 		return err
 	}
 	op.sched = sched

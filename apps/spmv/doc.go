@@ -68,6 +68,11 @@
 //     does with its order. Where the input's own order has no locality, a
 //     block's columns become one run: 16-bit offsets instead of the wide
 //     form, and a sector of x read once for several tasks.
+//   - spac-d16-hot: spac-d16-ord with the columns grouped by degree first,
+//     a group per power of two and the highest first, each group in the
+//     parts' order (as csr-d16-hot groups them in the input's order): on a
+//     power-law matrix the hot columns, which most tasks read, share
+//     sectors and stay in the L1, and the cold ones keep SPAC's locality.
 //   - spac-smem: the SPAC schedule (package schedule), a thread per task:
 //     block b runs part b; it stages its unique x in shared memory,
 //     accumulates its rows in shared memory (a thread's run of equal rows,

@@ -139,7 +139,7 @@ func TestKernelsAgreeWithReference(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						for _, k := range []Kernel{SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16, SPACD16Own, SPACD16Ord} {
+						for _, k := range []Kernel{SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8, SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16, SPACD16Own, SPACD16Ord, SPACD16Hot} {
 							op, err := sp.Op(k, b, ds)
 							if (k.StagesX() && !a.XStaged) || b/k.TasksPerThread() < 32 || (k.IsSeg() && a.Desc == nil) || ((k.IsSeg8() || k.IsSPACD16()) && b%256 != 0) || (b > MaxThreads && !k.IsSPACD16()) {
 								if !errors.Is(err, ErrUnsupported) {

@@ -44,6 +44,7 @@ const (
 	SPACD16         Kernel = "spac-d16"
 	SPACD16Own      Kernel = "spac-d16-own"
 	SPACD16Ord      Kernel = "spac-d16-ord"
+	SPACD16Hot      Kernel = "spac-d16-hot"
 	CuSPARSECSR     Kernel = "cusparse-csr"
 	CuSPARSECSRAlg2 Kernel = "cusparse-csr-alg2"
 	CuSPARSECOO     Kernel = "cusparse-coo"
@@ -54,7 +55,7 @@ const (
 // kernels names every kernel, in the order tables show them.
 var kernels = func() *enum.Table[Kernel] {
 	all := []Kernel{CSRScalar, CSRVector, COOAtomic, CSRD16, CSRD16Hot, CSRD16RCM, SPACShared, SPACReadOnly, SPACSharedX4, SPACReadOnlyX4, SPACSeg, SPACSegLdg, SPACSeg8,
-		SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16, SPACD16Own, SPACD16Ord, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
+		SPACSeg8LB, SPACSeg8PF, SPACSeg8LBPF, SPACD16, SPACD16Own, SPACD16Ord, SPACD16Hot, CuSPARSECSR, CuSPARSECSRAlg2, CuSPARSECOO, CuSPARSESELL, CuSPARSEBSR}
 	names := make([]enum.Name[Kernel], len(all))
 	for i, k := range all {
 		names[i] = enum.Name[Kernel]{Value: k, Name: string(k)}
@@ -137,8 +138,11 @@ func (k Kernel) MaxBlockSize() int {
 
 // IsSPACD16 reports whether the kernel runs csr-d16's format over a
 // schedule's parts: spac-d16, spac-d16-own, whose rows are whole, or
-// spac-d16-ord, over the matrix numbered in the schedule's order.
-func (k Kernel) IsSPACD16() bool { return k == SPACD16 || k == SPACD16Own || k == SPACD16Ord }
+// spac-d16-ord and spac-d16-hot, over the matrix numbered in the
+// schedule's order.
+func (k Kernel) IsSPACD16() bool {
+	return k == SPACD16 || k == SPACD16Own || k == SPACD16Ord || k == SPACD16Hot
+}
 
 // IsCuSPARSE reports whether the kernel is cuSPARSE's.
 func (k Kernel) IsCuSPARSE() bool { return strings.HasPrefix(string(k), "cusparse-") }

@@ -255,7 +255,7 @@ func TestEveryKernelIsLoaded(t *testing.T) {
 		switch k {
 		case CSRD16: // the narrow and the wide form
 			bases = []string{"csr_d16", "csr_d16_wide"}
-		case CSRD16Hot, CSRD16RCM, SPACD16Ord: // x gathered into their order (and y back), then csr-d16
+		case CSRD16Hot, CSRD16RCM, SPACD16Ord, SPACD16Hot: // x gathered into their order (and y back), then csr-d16
 			bases = []string{"gather", "csr_d16", "csr_d16_wide"}
 		case SPACD16, SPACD16Own: // the two forms over a schedule's rows
 			bases = []string{"spac_d16", "spac_d16_wide"}

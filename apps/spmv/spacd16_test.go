@@ -156,6 +156,15 @@ func TestSPACOrder(t *testing.T) {
 				if e := MaxRelError(y, ref, abs); !(e <= Tolerance(FP64)) {
 					t.Errorf("%s B=%d %s: the renumbered product is off by %.3g", tc.name, B, a.Label, e)
 				}
+				// spac-d16-hot's columns: the same, grouped by degree.
+				hotFrom := byDegreeGroup(columnDegrees(m), colFrom, true)
+				if !isPermutation(hotFrom, m.NCols) {
+					t.Fatalf("%s B=%d %s: spac-d16-hot's column order is not a permutation of %d columns", tc.name, B, a.Label, m.NCols)
+				}
+				y, _ = renumberedProduct(renumbered(m, rowFrom, hotFrom), rowFrom, hotFrom, x)
+				if e := MaxRelError(y, ref, abs); !(e <= Tolerance(FP64)) {
+					t.Errorf("%s B=%d %s: the product renumbered with hot columns is off by %.3g", tc.name, B, a.Label, e)
+				}
 				// A row's block: the one holding most of its tasks. Along
 				// the order each block's rows come as one run (the blocks
 				// themselves in an order of their own); rows that two

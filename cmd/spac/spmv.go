@@ -103,7 +103,8 @@ schedule's row list, nothing staged; block sizes: multiples of 256 up to
 most of it: no atomics, nothing cleared), spac-d16-ord (csr-d16 on the
 matrix numbered part by part in the schedule's order, x gathered into it
 and y gathered back each product: for inputs in an order without
-locality);
+locality), spac-d16-hot (spac-d16-ord with the columns grouped by degree,
+the highest first: for power-law inputs);
 cuSPARSE: cusparse-csr (default algorithm),
 cusparse-csr-alg2, cusparse-coo, cusparse-sell (sliced ELL, 32 rows a
 slice) and cusparse-bsr (the block size of 2 to 8 that stores the fewest

@@ -52,6 +52,21 @@ func TestExpansionSameOnOneCore(t *testing.T) {
 	}
 }
 
+// NE names its stage, which the progress display shows while it runs (the
+// whole of SPAC's start on an R-MAT graph of 4M tasks or more).
+func TestNETellsItsStage(t *testing.T) {
+	c := blCases(t)[5] // ba
+	k, cp, _ := Resolve(c.g.NumEdges(), 0, 32)
+	var stages []string
+	opts := Options{K: k, Cap: cp, Seed: 1, Progress: func(s string) { stages = append(stages, s) }}
+	if _, err := (NE{}).Partition(context.Background(), c.g, c.inc, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(stages) == 0 || stages[0] != "ne" {
+		t.Errorf("stages %v, want ne first", stages)
+	}
+}
+
 // A path grown from one end is cut into contiguous pieces: NE on a path
 // of 12 edges in 3 parts of 4 copies each inner cut vertex once.
 func TestNEPath(t *testing.T) {

@@ -68,9 +68,9 @@ const hugeStartsEdges = 4 << 20
 //     row order led the own start by 4.9% (parts of 4096 edges) and 16%
 //     (16384) on the in-2004 stand-in, by 5.1% and 0.4% on a 20M-row
 //     circuit, where the own start led by 7.7% and 0.4% at 1024; on the
-//     circuit5M stand-in the own start led at every size (18-36%). It
-//     costs about a third of the own start's time (in-2004: 4.6 s against
-//     14.1 s; circuit5M: 19 s against 67 s).
+//     circuit5M stand-in the own start led at every size (18-36%). Run
+//     after the own start it added 2.2-7.1 s (in-2004 at 4096 and 16384
+//     tasks a part, circuit5M at 4096; stop 43 in docs/partition-quality).
 //   - clustered but numbered at random (clusterLocality below
 //     clusteredBelow): both, the better kept. The own start depends on
 //     the numbering: on a web crawl numbered at random it had 1.53x NE's

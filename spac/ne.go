@@ -188,12 +188,22 @@ func (x *expander) join(y int32) {
 	if x.isHigh(y) {
 		return
 	}
-	for i := x.off[y]; i < x.off[y]+x.n[y] && x.load[x.cur] < x.target; {
-		if z := x.other[i]; x.inBoundary(z) {
-			x.assign(x.end[i], y, z) // swaps y's last entry into i
-			continue
+	// Most entries lead out of the set (a hub's nearly all): a tight loop
+	// finds the next one that does not, on local slices, and only an
+	// assignment, which swaps y's last entry into i, reloads the end.
+	inS := x.inS
+	for i, end := x.off[y], x.off[y]+x.n[y]; x.load[x.cur] < x.target; {
+		other := x.other[i:end]
+		k := 0
+		for k < len(other) && inS[other[k]>>6]>>(other[k]&63)&1 == 0 {
+			k++
 		}
-		i++
+		if k == len(other) {
+			break
+		}
+		i += int32(k)
+		x.assign(x.end[i], y, other[k])
+		end = x.off[y] + x.n[y]
 	}
 	if x.n[y] > 0 {
 		x.push(y)

@@ -743,7 +743,8 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
     // In fp32, the row list's entries of the thread's first two rows are
     // loaded now, before x, instead of at their stores: spac-d16-own on the
     // 20M-row circuit's SPAC schedule (B=16384) took 382.3-383.2 us against
-    // 404.3. In fp64 the same took 742.3-743.1 against 614.7 (issue20.md,
+    // 404.3. In fp64 the build that measured it (which also computed row0
+    // here in every kernel) took 742.3-743.1 against 614.7 (issue20.md,
     // round 20), so fp64 loads them at the stores.
     constexpr bool EARLY = MAPPED && sizeof(T) == 4;
     int first_row = 0, second_row = 0;

@@ -266,14 +266,24 @@ func startMethod(name string) (func(context.Context, *matrices.Graph, *matrices.
 }
 
 // wvpStart is WVP greedy's partition; on graphs where SPAC coarsens
-// (coarsenMinEdges edges on) its vertex partition is made in two stages,
-// as SPAC's own METIS calls are: one K-way call costs too much there (the
-// in-2004 stand-in: 62 s of WVP greedy's 63 s at K = 16085).
+// (coarsenMinEdges edges on) and into wvpTwoStageParts parts or more, its
+// vertex partition is made in two stages, as SPAC's own METIS calls are:
+// one K-way call costs too much there (the in-2004 stand-in: 62 s of WVP
+// greedy's 63 s at K = 16085).
 func wvpStart(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
 	cfg := wvpGreedyConfig
-	cfg.twoStage = g.NumEdges() >= coarsenMinEdges
+	cfg.twoStage = g.NumEdges() >= coarsenMinEdges && opts.K >= wvpTwoStageParts
 	return wvp(ctx, "wvp-greedy", cfg, g, inc, opts)
 }
+
+// wvpTwoStageParts is the part count from which the wvp start cuts in two
+// stages. Below it the one K-way call is cheap, and the two stages' cut
+// can be worse than WVP greedy's own: on a 9-point 2-D Laplacian of 2M
+// edges (graph model, 488 parts) SPAC kept 28,146 copies against WVP
+// greedy's 28,074, its wvp start refined reaching only 29,621. WVP greedy's
+// one call took 0.4-1.7 s at 488-1951 parts on the graphs of 0.6-2M edges
+// of the generators, and 2.4-9.5 s at 2393-7804.
+const wvpTwoStageParts = 2048
 
 // ParseStarts reads a comma-separated list of start names; "auto" (or
 // nothing) is nil, the defaults for the graph's size.

@@ -238,3 +238,38 @@ func TestHugeStartsOneAtATime(t *testing.T) {
 		t.Errorf("judged by %d edges: %d starts counted, %d copies; want 2, the better of the own start's %d and NE's %d", hugeStartsEdges, counted, got, own, ne)
 	}
 }
+
+// TestWVPStartOneCall: on a graph where SPAC coarsens, the wvp start below
+// wvpTwoStageParts parts is WVP greedy's own partition (one K-way call),
+// although it is past twoLevelMinParts, from which the two stages would
+// apply.
+func TestWVPStartOneCall(t *testing.T) {
+	saved := coarsenMinEdges
+	coarsenMinEdges = 1 // the 80 x 80 mesh counts as large
+	defer func() { coarsenMinEdges = saved }()
+	g, inc := stencilGraph(t, 80, 80)
+	k := twoLevelMinParts + 44
+	if k >= wvpTwoStageParts {
+		t.Fatalf("%d parts: not below wvpTwoStageParts (%d)", k, wvpTwoStageParts)
+	}
+	k, capacity, err := Resolve(g.NumEdges(), k, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{K: k, Cap: capacity, Seed: 1}
+	start, err := wvpStart(context.Background(), g, inc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Lookup("wvp-greedy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := m.Partition(context.Background(), g, inc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(start.Part, own.Part) {
+		t.Errorf("%d parts: the wvp start (%d copies) is not WVP greedy's partition (%d)", k, Evaluate(g, inc, start).Copies, Evaluate(g, inc, own).Copies)
+	}
+}

@@ -49,16 +49,23 @@ const hugeStartsEdges = 4 << 20
 // hugeStarts are the starts from hugeStartsEdges edges on, by the degrees'
 // coefficient of variation and by clusterLocality:
 //   - even degrees (CV below evenDegrees) and clustered (meshes): the
-//     own start, then NE's, the better kept. On meshes neither start
-//     always leads (NE's by 9% on a 160^3 3-D Laplacian, the own start by
-//     1.75x on a 1500^2 2-D one), and on a 100^3 Laplacian the NE method
-//     alone had 0.934x the own start's copies.
+//     own start, then NE's, then WVP greedy's, the best kept. On meshes
+//     neither of the first two always leads (NE's by 9% on a 160^3 3-D
+//     Laplacian, the own start by 1.75x on a 1500^2 2-D one), and on a
+//     100^3 Laplacian the NE method alone had 0.934x the own start's
+//     copies; on a 100x100x70 one (4.85M tasks, parts of 4096) WVP greedy
+//     had 0.968x what SPAC kept from the other two (3.1 s).
 //   - even degrees, not clustered (Erdos-Renyi graphs): NE's. An expander
 //     has no clusters for the own start to find: on Erdos-Renyi graphs of
 //     4.8M edges (16 and 8 a row) and 16M it had 1.0014x, 0.9976x and
 //     0.9981x NE's copies after refinement, for twice the time; its
 //     coarse levels stay as dense as the input, so METIS's share took its
-//     peak to 187 B/edge (NE's alone: 77).
+//     peak to 187 B/edge (NE's alone: 77). WVP greedy's vertex cut does
+//     better there, but at a price no user would pay for 1-2%: on one of
+//     4.8M tasks it had 0.989x (parts of 1024) and 0.984x (4096) what SPAC
+//     keeps from NE's start, in 47-50 s against 5 s, and on one of 16M
+//     WVP greedy took 213 s at parts of 4096 (stop 44). SPAC loses to it
+//     there.
 //   - numbered with locality (orderLocality below scatteredOrder: web
 //     crawls with their hosts' pages together, circuits and FEM matrices
 //     as they come): the own start, which leads NE's by 19-20% on web
@@ -92,7 +99,7 @@ func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []stri
 	case even && clusterLocality(g, inc) >= clusteredBelow:
 		return []string{"ne"}
 	case even:
-		return []string{"metis", "ne"}
+		return []string{"metis", "ne", "wvp"}
 	case orderLocality(g) < scatteredOrder:
 		if capEdges >= largeParts {
 			return []string{"metis", "default"}

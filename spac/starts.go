@@ -49,12 +49,18 @@ const hugeStartsEdges = 4 << 20
 // hugeStarts are the starts from hugeStartsEdges edges on, by the degrees'
 // coefficient of variation and by clusterLocality:
 //   - even degrees (CV below evenDegrees) and clustered (meshes): the
-//     own start, then NE's, then WVP greedy's, the best kept. On meshes
-//     neither of the first two always leads (NE's by 9% on a 160^3 3-D
-//     Laplacian, the own start by 1.75x on a 1500^2 2-D one), and on a
-//     100^3 Laplacian the NE method alone had 0.934x the own start's
-//     copies; on a 100x100x70 one (4.85M tasks, parts of 4096) WVP greedy
-//     had 0.968x what SPAC kept from the other two (3.1 s).
+//     own start, then NE's, the better kept, and below wvpTwoStageParts
+//     parts WVP greedy's after them. On meshes neither of the first two
+//     always leads (NE's by 9% on a 160^3 3-D Laplacian, the own start by
+//     1.75x on a 1500^2 2-D one), and on a 100^3 Laplacian the NE method
+//     alone had 0.934x the own start's copies. WVP greedy's start took
+//     SPAC from 1.033x WVP greedy's copies to 0.968x on a 100x100x70
+//     Laplacian (4.85M tasks, 1185 parts; 9.3 s against 4.9 s), and cut
+//     the copies by 9.0% on a 160^3 one (28.5M tasks, 1741 parts; 51 s
+//     against 28 s, peak 93 B/task against 88). With more parts it is cut
+//     in two stages and gained nothing where measured, at a cost: the
+//     160^3 Laplacian in 27,791 parts took 68.5 s against 37.5 s, and its
+//     peak went from 88 to 104 B/task (stop 44).
 //   - even degrees, not clustered (Erdos-Renyi graphs): NE's. An expander
 //     has no clusters for the own start to find: on Erdos-Renyi graphs of
 //     4.8M edges (16 and 8 a row) and 16M it had 1.0014x, 0.9976x and
@@ -99,7 +105,10 @@ func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []stri
 	case even && clusterLocality(g, inc) >= clusteredBelow:
 		return []string{"ne"}
 	case even:
-		return []string{"metis", "ne", "wvp"}
+		if k := (g.NumEdges() + capEdges - 1) / capEdges; k < wvpTwoStageParts {
+			return []string{"metis", "ne", "wvp"}
+		}
+		return []string{"metis", "ne"}
 	case orderLocality(g) < scatteredOrder:
 		if capEdges >= largeParts {
 			return []string{"metis", "default"}

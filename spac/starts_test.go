@@ -82,6 +82,14 @@ func TestHugeStart(t *testing.T) {
 			if s := hugeStarts(g, inc, largeParts); !slices.Equal(s, want) {
 				t.Errorf("%s (shuffled: %v), parts of %d edges: huge starts %v, want %v", c.name, shuffle, largeParts, s, want)
 			}
+			// A mesh in wvpTwoStageParts parts or more: without WVP
+			// greedy's start.
+			if slices.Equal(want, mesh) {
+				small := g.NumEdges() / wvpTwoStageParts
+				if s := hugeStarts(g, inc, small); !slices.Equal(s, both) {
+					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts): huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, both)
+				}
+			}
 		}
 	}
 	// A complete graph's balls close every cycle: few vertices per task.

@@ -71,7 +71,8 @@ const hugeStartsEdges = 4 << 20
 //     4.8M tasks it had 0.989x (parts of 1024) and 0.984x (4096) what SPAC
 //     keeps from NE's start, in 47-50 s against 5 s, and on one of 16M
 //     WVP greedy took 213 s at parts of 4096 (stop 44). SPAC loses to it
-//     there.
+//     there under the spmv model (under the graph model it leads: 0.997x
+//     NE's copies, WVP greedy's 1.026x NE's).
 //   - numbered with locality (orderLocality below scatteredOrder: web
 //     crawls with their hosts' pages together, circuits and FEM matrices
 //     as they come): the own start, which leads NE's by 19-20% on web

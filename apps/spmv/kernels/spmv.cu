@@ -745,13 +745,15 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
     // 20M-row circuit's SPAC schedule (B=16384) took 382.3-383.2 us against
     // 404.3. In fp64 the build that measured it (which also computed row0
     // here in every kernel) took 742.3-743.1 against 614.7 (issue20.md,
-    // round 20), so fp64 loads them at the stores.
+    // round 20), so fp64 loads them at the stores. r0 is row0 below,
+    // computed here again: row0 declared up here changed the PTX of every
+    // csr-d16 kernel, which were tested and timed as they are.
     constexpr bool EARLY = MAPPED && sizeof(T) == 4;
-    int first_row = 0, second_row = 0;
+    int first_entry = 0, second_entry = 0;
     if constexpr (EARLY) {
         const int r0 = (before & 0xffff) + (int)(f & 1u) - 1;
-        first_row = __ldg(&row_map[m.x + max(r0, 0)]);
-        if (f & 0xfeu) second_row = __ldg(&row_map[m.x + r0 + 1]);
+        first_entry = __ldg(&row_map[m.x + max(r0, 0)]);
+        if (f & 0xfeu) second_entry = __ldg(&row_map[m.x + r0 + 1]);
     }
     T xv[8];
     const unsigned long long keep = MAPPED ? x_keep_policy() : 0;
@@ -781,7 +783,7 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
         if constexpr (MAPPED) {
             int g;
             if constexpr (EARLY) {
-                g = r == row0 ? first_row : (r == row0 + 1 && (f & 0xfeu)) ? second_row : __ldg(&row_map[to]);
+                g = r == row0 ? first_entry : (r == row0 + 1 && (f & 0xfeu)) ? second_entry : __ldg(&row_map[to]);
             } else {
                 g = __ldg(&row_map[to]);
             }

@@ -23,6 +23,7 @@ type SpMV struct {
 	ops                   []*Op
 	cs                    *cusparse.Handle // made by the first cuSPARSE op
 	seg8Ahead             int              // tests: the prefetch distance of spac-seg8-pf and -lbpf in blocks (0: seg8PrefetchDistance)
+	d16Early              int              // tests: spac-d16's fp32 row list loaded early (1) or at the stores (-1); 0: d16EarlyRows decides
 }
 
 // DeviceSchedule is a schedule's arrays on the device.
@@ -401,7 +402,7 @@ func (s *SpMV) d16Op(op *Op, blockSize int) error {
 	if err != nil {
 		return err
 	}
-	if err := s.addD16(op, d, nil, s.x, s.y); err != nil {
+	if err := s.addD16(op, d, nil, false, s.x, s.y); err != nil {
 		freeAll(op.bufs)
 		return err
 	}
@@ -481,7 +482,8 @@ func (s *SpMV) spacD16Op(op *Op, sched *DeviceSchedule, owned bool) (err error) 
 	send(&err, &mapBuf, s.d, nil, rowMap, "spac-d16 row map")
 	op.bufs = append(op.bufs, mapBuf)
 	if err == nil {
-		err = s.addD16(op, d, mapBuf, s.x, s.y)
+		early := s.d16Early > 0 || (s.d16Early == 0 && d16EarlyRows(s.d.Info(), s.m.NRows, s.m.NCols, s.p))
+		err = s.addD16(op, d, mapBuf, early, s.x, s.y)
 	}
 	if err != nil {
 		freeAll(op.bufs)
@@ -523,7 +525,7 @@ func (s *SpMV) addD16Ordered(op *Op, d *D16, xFrom, yTo []int32, name string) (e
 		err = s.addGather(op, xFrom, s.x, xp, name+" column order")
 	}
 	if err == nil {
-		err = s.addD16(op, d, nil, xp, yp)
+		err = s.addD16(op, d, nil, false, xp, yp)
 	}
 	if err == nil && yTo != nil {
 		err = s.addGather(op, yTo, yp, s.y, name+" row order")
@@ -555,8 +557,9 @@ func (s *SpMV) addGather(op *Op, from []int32, src, dst *gpu.Buffer, name string
 // addD16 uploads d into op's own buffers and adds its steps: the rows
 // that cross blocks cleared, then the kernel, gathering from x into y;
 // with a row map (spac-d16), the kernel stores its row i into y's row
-// rowMap[i].
-func (s *SpMV) addD16(op *Op, d *D16, rowMap, x, y *gpu.Buffer) (err error) {
+// rowMap[i], and early picks its fp32 kernel that loads the map's first
+// entries before x (d16EarlyRows).
+func (s *SpMV) addD16(op *Op, d *D16, rowMap *gpu.Buffer, early bool, x, y *gpu.Buffer) (err error) {
 	var meta, val, off, high, starts, esc, zero *gpu.Buffer
 	send(&err, &meta, s.d, nil, d.Meta, "csr-d16 block data")
 	if err == nil {
@@ -584,6 +587,9 @@ func (s *SpMV) addD16(op *Op, d *D16, rowMap, x, y *gpu.Buffer) (err error) {
 	}
 	if d.wideBlocks > 0 {
 		entry += "_wide" // a matrix of mostly wide blocks
+	}
+	if rowMap != nil && early && s.p == FP32 {
+		entry += "_early"
 	}
 	l, err := s.mod.Launch(entryName(entry, s.p), d.Blocks, op.Threads, 0, append(args, gpu.Ptr(x), gpu.Ptr(y))...)
 	if err != nil {

@@ -151,6 +151,15 @@ func TestKernelsAgreeWithReference(t *testing.T) {
 								t.Fatalf("%s B=%d %s: %v", k, b, name, err)
 							}
 							check(t, sp, op, ref, abs, p, fmt.Sprintf("%s %s B=%d schedule %s (%d blocks, x staged %v)", p, k, b, name, a.Blocks, a.XStaged))
+							if p == FP32 && (k == SPACD16 || k == SPACD16Own) { // the other kernel: the row list loaded early
+								sp.d16Early = 1
+								op, err := sp.Op(k, b, ds)
+								sp.d16Early = 0
+								if err != nil {
+									t.Fatalf("%s B=%d %s, the row list early: %v", k, b, name, err)
+								}
+								check(t, sp, op, ref, abs, p, fmt.Sprintf("%s %s B=%d schedule %s, the row list early", p, k, b, name))
+							}
 						}
 					}
 				}

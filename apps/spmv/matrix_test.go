@@ -267,6 +267,13 @@ func TestEveryKernelIsLoaded(t *testing.T) {
 				}
 			}
 		}
+		if k == SPACD16 || k == SPACD16Own { // in fp32 beyond the L2, the row list loaded early
+			for _, base := range d16EarlyBases {
+				if name := entryName(base, FP32); !slices.Contains(Module.Entries, name) || !strings.Contains(spmvPTX, ".entry "+name+"(") {
+					t.Errorf("%s fp32 launches %s, which the module does not load or the PTX lacks", k, name)
+				}
+			}
+		}
 	}
 }
 
@@ -279,7 +286,11 @@ func TestEveryKernelIsLoaded(t *testing.T) {
 func TestD16KernelsCarryL2Hints(t *testing.T) {
 	hints := []string{"createpolicy.fractional.L2::evict_last", "L2::cache_hint", "st.global.cs"}
 	for _, p := range []Precision{FP32, FP64} {
-		for _, base := range []string{"spac_d16", "spac_d16_wide"} {
+		bases := []string{"spac_d16", "spac_d16_wide"}
+		if p == FP32 {
+			bases = append(bases, d16EarlyBases[:]...)
+		}
+		for _, base := range bases {
 			body := ptxEntry(t, spmvPTX, entryName(base, p))
 			for _, want := range hints {
 				if !strings.Contains(body, want) {

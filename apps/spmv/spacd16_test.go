@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/spac-gpu/spac/gpu"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/order"
 )
@@ -355,5 +356,30 @@ func TestKeepFormats(t *testing.T) {
 	}
 	if builds != 2 {
 		t.Errorf("a failed build was kept: %d builds for two ops, want 2", builds)
+	}
+}
+
+// TestD16EarlyRows: the early row-list kernel is fp32's, and only where x
+// and y exceed the L2 (the 20M-row circuit, not circuit5M or in-2004).
+func TestD16EarlyRows(t *testing.T) {
+	h100 := gpu.DeviceInfo{L2Bytes: 50 << 20}
+	for _, tc := range []struct {
+		name       string
+		info       gpu.DeviceInfo
+		rows, cols int
+		p          Precision
+		early      bool
+	}{
+		{"20M-row circuit fp32", h100, 20_000_000, 20_000_000, FP32, true},
+		{"20M-row circuit fp64", h100, 20_000_000, 20_000_000, FP64, false},
+		{"circuit5M fp32", h100, 5_558_326, 5_558_326, FP32, false},
+		{"in-2004 fp32", h100, 1_382_908, 1_382_908, FP32, false},
+		{"just over the L2", h100, 1 << 23, 9<<19 + 1, FP32, true},
+		{"just within it", h100, 1 << 23, 9 << 19, FP32, false},
+		{"L2 unknown", gpu.DeviceInfo{}, 20_000_000, 20_000_000, FP32, false},
+	} {
+		if got := d16EarlyRows(tc.info, tc.rows, tc.cols, tc.p); got != tc.early {
+			t.Errorf("%s: d16EarlyRows = %v, want %v", tc.name, got, tc.early)
+		}
 	}
 }

@@ -692,7 +692,7 @@ __device__ __forceinline__ T ldg_x(const T* p, unsigned long long policy) {
 // runs the same format over a SPAC schedule's rows, block by block: its
 // row row0 + r is an index into row_map, which holds the row of y, with
 // bit 31 set where other blocks add to it too (atomicAdd; cleared first).
-template <typename T, bool WIDE, bool MAPPED>
+template <typename T, bool WIDE, bool MAPPED, bool EARLY = false>
 __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* __restrict__ val,
                                         const unsigned short* __restrict__ delta,
                                         const unsigned char* __restrict__ high,
@@ -740,15 +740,16 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
         if (lane >= k) before += u;
     }
     before += (w == 0 ? 0 : w == 1 ? m2.y : w == 2 ? m2.z : m2.w) - count;  // rows and escapes before the thread
-    // In fp32, the row list's entries of the thread's first two rows are
-    // loaded now, before x, instead of at their stores: spac-d16-own on the
-    // 20M-row circuit's SPAC schedule (B=16384) took 382.3-383.2 us against
-    // 404.3. In fp64 the build that measured it (which also computed row0
-    // here in every kernel) took 742.3-743.1 against 614.7 (issue20.md,
-    // round 20), so fp64 loads them at the stores. r0 is row0 below,
-    // computed here again: row0 declared up here changed the PTX of every
-    // csr-d16 kernel, which were tested and timed as they are.
-    constexpr bool EARLY = MAPPED && sizeof(T) == 4;
+    // EARLY (spac-d16's fp32 kernels where x and y exceed the L2: the host
+    // chooses, d16EarlyRows): the row list's entries of the thread's first
+    // two rows are loaded now, before x, instead of at their stores. On the
+    // 20M-row circuit's SPAC schedule (B=16384) spac-d16-own took 381.3-382.8
+    // us against 404.3; but on circuit5M and in-2004, whose x and y fit
+    // the L2, 192.7 and 57.3 against 187.4 and 53.4, and in fp64 on the
+    // circuit 742.3-743.1 against 614.7 (issue20.md, rounds 20 and 21). r0
+    // is row0 below, computed here again: row0 declared up here changed the
+    // PTX of every csr-d16 kernel, which were tested and timed as they are.
+    static_assert(MAPPED || !EARLY, "only a row list is loaded early");
     int first_entry = 0, second_entry = 0;
     if constexpr (EARLY) {
         const int r0 = (before & 0xffff) + (int)(f & 1u) - 1;
@@ -901,6 +902,21 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
 
 SPMV_KERNELS(float, f32)
 SPMV_KERNELS(double, f64)
+
+// spac-d16's fp32 kernels with the row list's first entries loaded early
+// (csr_d16's EARLY), for inputs whose x and y exceed the L2.
+extern "C" __global__ void __launch_bounds__(128)
+    spmv_spac_d16_early_f32(const int4* meta, const float* val, const unsigned short* delta, const unsigned char* high,
+                            const unsigned char* row_starts, const int* esc, const int* row_map, const float* x,
+                            float* y) {
+    csr_d16<float, false, true, true>(meta, val, delta, high, row_starts, esc, row_map, x, y);
+}
+extern "C" __global__ void __launch_bounds__(128, D16_BLOCKS_f32)
+    spmv_spac_d16_wide_early_f32(const int4* meta, const float* val, const unsigned short* delta,
+                                 const unsigned char* high, const unsigned char* row_starts, const int* esc,
+                                 const int* row_map, const float* x, float* y) {
+    csr_d16<float, true, true, true>(meta, val, delta, high, row_starts, esc, row_map, x, y);
+}
 
 // Spins one thread for the given number of clock cycles. The timing loop
 // launches it first, so the host can queue all timed launches while the

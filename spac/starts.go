@@ -61,18 +61,21 @@ const hugeStartsEdges = 4 << 20
 //     in two stages and gained nothing where measured, at a cost: the
 //     160^3 Laplacian in 27,791 parts took 68.5 s against 37.5 s, and its
 //     peak went from 88 to 104 B/task (stop 44).
-//   - even degrees, not clustered (Erdos-Renyi graphs): NE's. An expander
-//     has no clusters for the own start to find: on Erdos-Renyi graphs of
-//     4.8M edges (16 and 8 a row) and 16M it had 1.0014x, 0.9976x and
-//     0.9981x NE's copies after refinement, for twice the time; its
-//     coarse levels stay as dense as the input, so METIS's share took its
-//     peak to 187 B/edge (NE's alone: 77). WVP greedy's vertex cut does
-//     better there, but at a price no user would pay for 1-2%: on one of
-//     4.8M tasks it had 0.989x (parts of 1024) and 0.984x (4096) what SPAC
-//     keeps from NE's start, in 47-50 s against 5 s, and on one of 16M
-//     WVP greedy took 213 s at parts of 4096 (stop 44). SPAC loses to it
-//     there under the spmv model (under the graph model it leads: 0.997x
-//     NE's copies, WVP greedy's 1.026x NE's).
+//   - even degrees, not clustered (Erdos-Renyi graphs): NE's, and under
+//     the spmv model WVP greedy's after it. An expander has no clusters for
+//     the own start to find: on Erdos-Renyi graphs of 4.8M edges (16 and 8
+//     a row) and 16M it had 1.0014x, 0.9976x and 0.9981x NE's copies after
+//     refinement, for twice the time; its coarse levels stay as dense as
+//     the input, so METIS's share took its peak to 187 B/edge (NE's alone:
+//     77). WVP greedy's vertex cut of the bipartite graph does better under
+//     the spmv model: on one of 4.8M tasks it had 0.989x (parts of 1024)
+//     and 0.984x (4096) what SPAC kept from NE's start, and with its start
+//     SPAC leads it (0.9997x, 0.9995x). The price is its METIS call: 48-53
+//     s against 5 s there (wvpOneCall), and from wvpExpanderMaxEdges its
+//     memory, so there NE's start runs alone and SPAC loses to WVP greedy
+//     (1.016x its copies at 16M tasks). Under the graph model NE's start
+//     leads WVP greedy without it (0.997x NE's copies, WVP greedy's
+//     1.026x).
 //   - numbered with locality (orderLocality below scatteredOrder: web
 //     crawls with their hosts' pages together, circuits and FEM matrices
 //     as they come): the own start, which leads NE's by 19-20% on web
@@ -104,6 +107,9 @@ func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []stri
 	even := cv < evenDegrees
 	switch {
 	case even && clusterLocality(g, inc) >= clusteredBelow:
+		if g.Model == matrices.ModelSpMV && g.NumEdges() < wvpExpanderMaxEdges {
+			return []string{"ne", "wvp"}
+		}
 		return []string{"ne"}
 	case even:
 		if k := (g.NumEdges() + capEdges - 1) / capEdges; k < wvpTwoStageParts {
@@ -289,8 +295,25 @@ func startMethod(name string) (func(context.Context, *matrices.Graph, *matrices.
 // greedy's 63 s at K = 16085).
 func wvpStart(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
 	cfg := wvpGreedyConfig
-	cfg.twoStage = g.NumEdges() >= coarsenMinEdges && opts.K >= wvpTwoStageParts
+	cfg.twoStage = g.NumEdges() >= coarsenMinEdges && opts.K >= wvpTwoStageParts && !wvpOneCall(inc, g)
 	return wvp(ctx, "wvp-greedy", cfg, g, inc, opts)
+}
+
+// wvpExpanderMaxEdges is the size from which an expander with even degrees
+// runs NE's start alone under the spmv model too: WVP greedy's METIS call
+// would break item 3 of issue 19 (at most 100 B/edge from 16M edges). On an
+// Erdos-Renyi graph of 16.0M tasks in 3907 parts SPAC from that start took
+// 227 s and peaked at 180 B/task against NE's 17 s and 55 B/task, for
+// 11,718,507 copies against 11,906,770 (WVP greedy's own: 11,720,119).
+var wvpExpanderMaxEdges = 16_000_000
+
+// wvpOneCall reports whether the wvp start keeps WVP greedy's one METIS
+// call at any part count: on expanders with even degrees (Erdos-Renyi
+// graphs), where the two stages' cut lost to it. On one of 4.8M tasks in
+// 4686 parts, refined, the two stages had 3,542,146 copies and the one
+// call 3,537,221, against WVP greedy's 3,538,284; both took 41-48 s.
+func wvpOneCall(inc *matrices.Incidence, g *matrices.Graph) bool {
+	return degreeCV(inc) < evenDegrees && clusterLocality(g, inc) >= clusteredBelow
 }
 
 // wvpTwoStageParts is the part count from which the wvp start cuts in two

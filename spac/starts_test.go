@@ -35,7 +35,7 @@ func TestParseStarts(t *testing.T) {
 // random runs both starts, since the own start depends on the numbering.
 func TestHugeStart(t *testing.T) {
 	own, ne, both := []string{"metis"}, []string{"ne"}, []string{"metis", "ne"}
-	mesh := []string{"metis", "ne", "wvp"}
+	mesh, expander := []string{"metis", "ne", "wvp"}, []string{"ne", "wvp"}
 	for _, c := range []struct {
 		name           string
 		make           func() (*matrices.COO, error)
@@ -44,13 +44,16 @@ func TestHugeStart(t *testing.T) {
 		{"web", func() (*matrices.COO, error) { return matrices.WebGraph(100000, 12, 1) }, own, both},
 		{"rmat", func() (*matrices.COO, error) { return matrices.RMAT(16, 16, 0.57, 0.19, 0.19, 1) }, ne, ne},
 		{"rmat-flat", func() (*matrices.COO, error) { return matrices.RMAT(16, 8, 0.45, 0.15, 0.15, 2) }, both, both},
-		{"er", func() (*matrices.COO, error) { return matrices.ErdosRenyi(100000, 8, 1) }, ne, ne},
+		{"er", func() (*matrices.COO, error) { return matrices.ErdosRenyi(100000, 8, 1) }, expander, expander},
 		{"laplacian-3d", func() (*matrices.COO, error) { return matrices.Stencil3D(60, 60, 60, 7) }, mesh, mesh},
 		{"laplacian-2d", func() (*matrices.COO, error) { return matrices.Stencil2D(400, 400, 5) }, mesh, mesh},
 		{"circuit", func() (*matrices.COO, error) { return matrices.Circuit(200000, 5, 1) }, own, both},
 		// Symmetric, expanded, in the graph model: each task beside its
 		// mirror.
 		{"ba-graph", func() (*matrices.COO, error) { return matrices.BarabasiAlbert(100000, 8, 1) }, ne, ne},
+		// Under the graph model NE's start leads WVP greedy on an
+		// Erdos-Renyi graph without its start.
+		{"er-graph", func() (*matrices.COO, error) { return matrices.ErdosRenyi(100000, 8, 1) }, ne, ne},
 	} {
 		m, err := c.make()
 		if err != nil {
@@ -71,6 +74,12 @@ func TestHugeStart(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Logf("%s (shuffled: %v): order locality %.3f, cluster locality %.3f, degrees' CV %.2f", c.name, shuffle, orderLocality(g), clusterLocality(g, inc), degreeCV(inc))
+			// The wvp start keeps WVP greedy's one METIS call on
+			// expanders with even degrees (Erdos-Renyi), whatever the
+			// part count.
+			if one, er := wvpOneCall(inc, g), strings.HasPrefix(c.name, "er"); one != er {
+				t.Errorf("%s (shuffled: %v): wvpOneCall %v, want %v", c.name, shuffle, one, er)
+			}
 			if s := hugeStarts(g, inc, 1024); !slices.Equal(s, want) {
 				t.Errorf("%s (shuffled: %v): huge starts %v, want %v (order locality %.3f, cluster locality %.3f, degrees' CV %.2f)", c.name, shuffle, s, want, orderLocality(g), clusterLocality(g, inc), degreeCV(inc))
 			}
@@ -81,6 +90,17 @@ func TestHugeStart(t *testing.T) {
 			}
 			if s := hugeStarts(g, inc, largeParts); !slices.Equal(s, want) {
 				t.Errorf("%s (shuffled: %v), parts of %d edges: huge starts %v, want %v", c.name, shuffle, largeParts, s, want)
+			}
+			// From wvpExpanderMaxEdges, for its memory, no WVP start on an
+			// expander.
+			if slices.Equal(want, expander) {
+				was := wvpExpanderMaxEdges
+				wvpExpanderMaxEdges = g.NumEdges()
+				s := hugeStarts(g, inc, 1024)
+				wvpExpanderMaxEdges = was
+				if !slices.Equal(s, ne) {
+					t.Errorf("%s (shuffled: %v), %d edges, as many as wvpExpanderMaxEdges: huge starts %v, want %v", c.name, shuffle, g.NumEdges(), s, ne)
+				}
 			}
 			// A mesh in wvpTwoStageParts parts or more: without WVP
 			// greedy's start.

@@ -290,12 +290,13 @@ func startMethod(name string) (func(context.Context, *matrices.Graph, *matrices.
 
 // wvpStart is WVP greedy's partition; on graphs where SPAC coarsens
 // (coarsenMinEdges edges on) and into wvpTwoStageParts parts or more, its
-// vertex partition is made in two stages, as SPAC's own METIS calls are:
+// vertex partition is made in two stages, as SPAC's own METIS calls are
+// (but on the graphs of wvpOneCall):
 // one K-way call costs too much there (the in-2004 stand-in: 62 s of WVP
 // greedy's 63 s at K = 16085).
 func wvpStart(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
 	cfg := wvpGreedyConfig
-	cfg.twoStage = g.NumEdges() >= coarsenMinEdges && opts.K >= wvpTwoStageParts && !wvpOneCall(inc, g)
+	cfg.twoStage = g.NumEdges() >= coarsenMinEdges && opts.K >= wvpTwoStageParts && !wvpOneCall(g, inc)
 	return wvp(ctx, "wvp-greedy", cfg, g, inc, opts)
 }
 
@@ -312,7 +313,7 @@ var wvpExpanderMaxEdges = 16_000_000
 // graphs), where the two stages' cut lost to it. On one of 4.8M tasks in
 // 4686 parts, refined, the two stages had 3,542,146 copies and the one
 // call 3,537,221, against WVP greedy's 3,538,284; both took 41-48 s.
-func wvpOneCall(inc *matrices.Incidence, g *matrices.Graph) bool {
+func wvpOneCall(g *matrices.Graph, inc *matrices.Incidence) bool {
 	return degreeCV(inc) < evenDegrees && clusterLocality(g, inc) >= clusteredBelow
 }
 

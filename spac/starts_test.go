@@ -77,7 +77,7 @@ func TestHugeStart(t *testing.T) {
 			// The wvp start keeps WVP greedy's one METIS call on
 			// expanders with even degrees (Erdos-Renyi), whatever the
 			// part count.
-			if one, er := wvpOneCall(inc, g), strings.HasPrefix(c.name, "er"); one != er {
+			if one, er := wvpOneCall(g, inc), strings.HasPrefix(c.name, "er"); one != er {
 				t.Errorf("%s (shuffled: %v): wvpOneCall %v, want %v", c.name, shuffle, one, er)
 			}
 			if s := hugeStarts(g, inc, 1024); !slices.Equal(s, want) {

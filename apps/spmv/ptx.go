@@ -12,8 +12,8 @@ import (
 var spmvPTX string
 
 // Module holds the SpMV kernels, which NewSpMV loads: each in precision
-// FP32 and FP64 (entryName), and spac-d16's fp32 kernels that load the row
-// list early (d16EarlyRows) in FP32 only.
+// FP32 and FP64 (entryName), and spac-d16's kernels that load the row list
+// early (d16EarlyRows), in FP32 only.
 var Module = gpu.PTXModule{Name: "spmv", PTX: spmvPTX, Entries: append(gpu.Variants("spmv",
 	[]string{"csr_scalar", "csr_vector", "coo_atomic", "csr_d16", "csr_d16_wide", "zero_rows", "gather", "spac_smem", "spac_ldg", "spac_smem_x4", "spac_ldg_x4", "spac_seg", "spac_seg_ldg", "spac_seg8",
 		"spac_seg8_lb", "spac_seg8_pf", "spac_seg8_lbpf", "spac_d16", "spac_d16_wide"},

@@ -71,7 +71,7 @@ const hugeStartsEdges = 4 << 20
 //     the spmv model: on one of 4.8M tasks it had 0.989x (parts of 1024)
 //     and 0.984x (4096) what SPAC kept from NE's start, and with its start
 //     SPAC leads it (0.9997x, 0.9995x). The price is its METIS call: 48-53
-//     s against 5 s there (wvpOneCall), and from wvpExpanderMaxEdges its
+//     s against 5 s there (one call: wvpStart), and from wvpExpanderMaxEdges its
 //     memory, so there NE's start runs alone and SPAC loses to WVP greedy
 //     (1.016x its copies at 16M tasks). Under the graph model NE's start
 //     leads WVP greedy without it (0.997x NE's copies, WVP greedy's
@@ -106,7 +106,7 @@ func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []stri
 	cv := degreeCV(inc)
 	even := cv < evenDegrees
 	switch {
-	case even && clusterLocality(g, inc) >= clusteredBelow:
+	case evenExpander(g, inc):
 		if g.Model == matrices.ModelSpMV && g.NumEdges() < wvpExpanderMaxEdges {
 			return []string{"ne", "wvp"}
 		}
@@ -290,13 +290,16 @@ func startMethod(name string) (func(context.Context, *matrices.Graph, *matrices.
 
 // wvpStart is WVP greedy's partition; on graphs where SPAC coarsens
 // (coarsenMinEdges edges on) and into wvpTwoStageParts parts or more, its
-// vertex partition is made in two stages, as SPAC's own METIS calls are
-// (but on the graphs of wvpOneCall):
+// vertex partition is made in two stages, as SPAC's own METIS calls are:
 // one K-way call costs too much there (the in-2004 stand-in: 62 s of WVP
-// greedy's 63 s at K = 16085).
+// greedy's 63 s at K = 16085). Not on an expander with even degrees
+// (evenExpander: Erdos-Renyi graphs), where the two stages' cut lost to the
+// one call: on one of 4.8M tasks in 4686 parts, refined, the two stages had
+// 3,542,146 copies and the one call 3,537,221, against WVP greedy's
+// 3,538,284; both took 41-48 s.
 func wvpStart(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
 	cfg := wvpGreedyConfig
-	cfg.twoStage = g.NumEdges() >= coarsenMinEdges && opts.K >= wvpTwoStageParts && !wvpOneCall(g, inc)
+	cfg.twoStage = g.NumEdges() >= coarsenMinEdges && opts.K >= wvpTwoStageParts && !evenExpander(g, inc)
 	return wvp(ctx, "wvp-greedy", cfg, g, inc, opts)
 }
 
@@ -308,12 +311,10 @@ func wvpStart(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, o
 // 11,718,507 copies against 11,906,770 (WVP greedy's own: 11,720,119).
 var wvpExpanderMaxEdges = 16_000_000
 
-// wvpOneCall reports whether the wvp start keeps WVP greedy's one METIS
-// call at any part count: on expanders with even degrees (Erdos-Renyi
-// graphs), where the two stages' cut lost to it. On one of 4.8M tasks in
-// 4686 parts, refined, the two stages had 3,542,146 copies and the one
-// call 3,537,221, against WVP greedy's 3,538,284; both took 41-48 s.
-func wvpOneCall(g *matrices.Graph, inc *matrices.Incidence) bool {
+// evenExpander reports whether g is an expander with even degrees (an
+// Erdos-Renyi graph): degrees' CV below evenDegrees, clusterLocality at
+// least clusteredBelow. hugeStarts and wvpStart treat such graphs apart.
+func evenExpander(g *matrices.Graph, inc *matrices.Incidence) bool {
 	return degreeCV(inc) < evenDegrees && clusterLocality(g, inc) >= clusteredBelow
 }
 

@@ -19,9 +19,11 @@ var Module = gpu.PTXModule{Name: "spmv", PTX: spmvPTX, Entries: append(gpu.Varia
 		"spac_seg8_lb", "spac_seg8_pf", "spac_seg8_lbpf", "spac_d16", "spac_d16_wide"},
 	"f32", "f64"), entryName(d16EarlyBases[0], FP32), entryName(d16EarlyBases[1], FP32))}
 
-// d16EarlyBases are the entries of spac-d16's early fp32 kernels, narrow
-// and wide (addD16).
-var d16EarlyBases = [2]string{"spac_d16_early", "spac_d16_wide_early"}
+// d16EarlySuffix names spac-d16's kernels that load the row list early
+// (addD16), d16EarlyBases their narrow and wide entries.
+const d16EarlySuffix = "_early"
+
+var d16EarlyBases = [2]string{"spac_d16" + d16EarlySuffix, "spac_d16_wide" + d16EarlySuffix}
 
 func entryName(base string, p Precision) string {
 	return "spmv_" + base + "_" + p.Suffix()

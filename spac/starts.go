@@ -71,11 +71,11 @@ const hugeStartsEdges = 4 << 20
 //     the spmv model: on one of 4.8M tasks it had 0.989x (parts of 1024)
 //     and 0.984x (4096) what SPAC kept from NE's start, and with its start
 //     SPAC leads it (0.9997x, 0.9995x). The price is its METIS call: 48-53
-//     s against 5 s there (one call: wvpStart), and from wvpExpanderMaxEdges its
-//     memory, so there NE's start runs alone and SPAC loses to WVP greedy
-//     (1.016x its copies at 16M tasks). Under the graph model NE's start
-//     leads WVP greedy without it (0.997x NE's copies, WVP greedy's
-//     1.026x).
+//     s against 5 s there (one call: wvpStart), and from
+//     wvpExpanderMaxEdges its memory, so there NE's start runs alone and
+//     SPAC loses to WVP greedy (1.016x its copies on a graph of 16.0M
+//     tasks). Under the graph model NE's start leads WVP greedy without it
+//     (0.997x NE's copies, WVP greedy's 1.026x).
 //   - numbered with locality (orderLocality below scatteredOrder: web
 //     crawls with their hosts' pages together, circuits and FEM matrices
 //     as they come): the own start, which leads NE's by 19-20% on web
@@ -306,7 +306,7 @@ func wvpStart(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, o
 // wvpExpanderMaxEdges is the size from which an expander with even degrees
 // runs NE's start alone under the spmv model too: WVP greedy's METIS call
 // would break item 3 of issue 19 (at most 100 B/edge from 16M edges). On an
-// Erdos-Renyi graph of 16.0M tasks in 3907 parts SPAC from that start took
+// Erdos-Renyi graph of 15,999,735 tasks in 3907 parts SPAC from that start took
 // 227 s and peaked at 180 B/task against NE's 17 s and 55 B/task, for
 // 11,718,507 copies against 11,906,770 (WVP greedy's own: 11,720,119).
 var wvpExpanderMaxEdges = 16_000_000

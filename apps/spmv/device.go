@@ -482,9 +482,10 @@ func (s *SpMV) spacD16Op(op *Op, sched *DeviceSchedule, owned bool) (err error) 
 	send(&err, &mapBuf, s.d, nil, rowMap, "spac-d16 row map")
 	op.bufs = append(op.bufs, mapBuf)
 	if err == nil {
-		early := d16EarlyRows(s.d.Info(), s.m.NRows, s.m.NCols, s.p)
-		if s.d16Early != 0 { // tests: either form, where fp32 has both
-			early = s.d16Early > 0 && s.p == FP32
+		wide := d.wideBlocks > 0
+		early := d16EarlyRows(s.d.Info(), s.m.NRows, s.m.NCols, s.p, wide)
+		if s.d16Early != 0 { // tests: either form, where a narrow fp32 format has both
+			early = s.d16Early > 0 && s.p == FP32 && !wide
 		}
 		err = s.addD16(op, d, mapBuf, early, s.x, s.y)
 	}
@@ -560,8 +561,8 @@ func (s *SpMV) addGather(op *Op, from []int32, src, dst *gpu.Buffer, name string
 // addD16 uploads d into op's own buffers and adds its steps: the rows
 // that cross blocks cleared, then the kernel, gathering from x into y;
 // with a row map (spac-d16), the kernel stores its row i into y's row
-// rowMap[i], and early (fp32 only) picks its kernel that loads the map's
-// first entries before x (d16EarlyRows).
+// rowMap[i], and early (a narrow format in fp32 only) picks its kernel
+// that loads the map's first entries before x (d16EarlyRows).
 func (s *SpMV) addD16(op *Op, d *D16, rowMap *gpu.Buffer, early bool, x, y *gpu.Buffer) (err error) {
 	var meta, val, off, high, starts, esc, zero *gpu.Buffer
 	send(&err, &meta, s.d, nil, d.Meta, "csr-d16 block data")

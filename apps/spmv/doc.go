@@ -51,8 +51,9 @@
 //     their own, so a thread block multiplies one part and gathers the few
 //     columns SPAC gave it through the L1, with 16-bit offsets and nothing
 //     staged; its rows are stored into y through the schedule's row list
-//     (4 bytes a row; in fp32, where x and y exceed the L2, a thread loads
-//     its first two rows' entries before it gathers x: d16EarlyRows), with
+//     (4 bytes a row; in fp32, where x and y exceed the L2 and the format
+//     is narrow, a thread loads its first two rows' entries before it
+//     gathers x: d16EarlyRows), with
 //     atomicAdd for the rows other parts share. A
 //     part of more than 1024 tasks (schedules up to 16384) runs as thread
 //     blocks of 1024 slots: larger parts share fewer rows. Its loads and

@@ -189,17 +189,19 @@ func (sr *storedRows) format(a *ScheduleArrays, rowMap, zero []int32, kernel str
 
 // d16EarlyRows reports whether spac-d16's kernels should load each
 // thread's first row-list entries before gathering x (the kernel's EARLY):
-// in fp32 where x and y together exceed the device's L2, whose list entries
-// then come from DRAM, a latency the gathers can hide. Measured
-// (issue20.md, rounds 20 and 21): spac-d16-own on the 20M-row circuit, 160
-// MB of x and y in fp32, 381.3-382.8 us early against 404.3 at the stores;
-// on circuit5M and in-2004 (44 and 11 MB) 192.7 and 57.3 early against
-// 187.4 and 53.4; in fp64 on the circuit 742.3 early against 614.7, so fp64
-// has no such kernel. Beyond the L2 is not the whole condition: on a 3-D
-// mesh in a random order (64 MB of x and y), whose scattered reads of x
-// both forms wait on, the early form took 890.4 us against 884.9 (round 21).
-func d16EarlyRows(info gpu.DeviceInfo, nRows, nCols int, p Precision) bool {
-	return p == FP32 && info.L2Bytes > 0 && int64(nRows+nCols)*int64(p.Bytes()) > int64(info.L2Bytes)
+// in fp32, where x and y together exceed the device's L2, whose list
+// entries then come from DRAM, and where the format is narrow (wide: the
+// matrix runs the wide kernel, its blocks' columns too scattered for
+// 16-bit offsets). Measured (issue20.md, rounds 20 and 21): spac-d16-own on
+// the 20M-row circuit (narrow), 160 MB of x and y in fp32, 381.3-382.8 us
+// early against 404.3 at the stores; on circuit5M and in-2004 (44 and 11
+// MB) 192.7 and 57.3 early against 187.4 and 53.4; in fp64 on the circuit
+// 742.3 early against 614.7, so fp64 has no such kernel. On a 3-D mesh in a
+// random order (64 MB of x and y, wide: its gathers of x are scattered, and
+// the list's latency hides behind them) the early form took 890.4 and 890.6
+// us against 884.9 and 884.7 at the stores (round 21).
+func d16EarlyRows(info gpu.DeviceInfo, nRows, nCols int, p Precision, wide bool) bool {
+	return p == FP32 && !wide && info.L2Bytes > 0 && int64(nRows+nCols)*int64(p.Bytes()) > int64(info.L2Bytes)
 }
 
 // SPACOrder returns the order of the rows and of the columns that schedule

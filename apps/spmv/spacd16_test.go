@@ -360,7 +360,8 @@ func TestKeepFormats(t *testing.T) {
 }
 
 // TestD16EarlyRows: the early row-list kernel is fp32's, and only where x
-// and y exceed the L2 (the 20M-row circuit, not circuit5M or in-2004).
+// and y exceed the L2 (the 20M-row circuit, not circuit5M or in-2004) and
+// the format is narrow (not the 3-D mesh numbered at random).
 func TestD16EarlyRows(t *testing.T) {
 	h100 := gpu.DeviceInfo{L2Bytes: 50 << 20}
 	for _, tc := range []struct {
@@ -368,17 +369,19 @@ func TestD16EarlyRows(t *testing.T) {
 		info       gpu.DeviceInfo
 		rows, cols int
 		p          Precision
+		wide       bool
 		early      bool
 	}{
-		{"20M-row circuit fp32", h100, 20_000_000, 20_000_000, FP32, true},
-		{"20M-row circuit fp64", h100, 20_000_000, 20_000_000, FP64, false},
-		{"circuit5M fp32", h100, 5_558_326, 5_558_326, FP32, false},
-		{"in-2004 fp32", h100, 1_382_908, 1_382_908, FP32, false},
-		{"just over the L2", h100, 1 << 23, 9<<19 + 1, FP32, true},
-		{"just within it", h100, 1 << 23, 9 << 19, FP32, false},
-		{"L2 unknown", gpu.DeviceInfo{}, 20_000_000, 20_000_000, FP32, false},
+		{"20M-row circuit fp32", h100, 20_000_000, 20_000_000, FP32, false, true},
+		{"20M-row circuit fp64", h100, 20_000_000, 20_000_000, FP64, false, false},
+		{"circuit5M fp32", h100, 5_558_326, 5_558_326, FP32, false, false},
+		{"in-2004 fp32", h100, 1_382_908, 1_382_908, FP32, false, false},
+		{"just over the L2", h100, 1 << 23, 9<<19 + 1, FP32, false, true},
+		{"just within it", h100, 1 << 23, 9 << 19, FP32, false, false},
+		{"200^3 mesh at random, wide", h100, 8_000_000, 8_000_000, FP32, true, false},
+		{"L2 unknown", gpu.DeviceInfo{}, 20_000_000, 20_000_000, FP32, false, false},
 	} {
-		if got := d16EarlyRows(tc.info, tc.rows, tc.cols, tc.p); got != tc.early {
+		if got := d16EarlyRows(tc.info, tc.rows, tc.cols, tc.p, tc.wide); got != tc.early {
 			t.Errorf("%s: d16EarlyRows = %v, want %v", tc.name, got, tc.early)
 		}
 	}

@@ -740,8 +740,8 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
         if (lane >= k) before += u;
     }
     before += (w == 0 ? 0 : w == 1 ? m2.y : w == 2 ? m2.z : m2.w) - count;  // rows and escapes before the thread
-    // EARLY (spac-d16's fp32 kernels where x and y exceed the L2: the host
-    // chooses, d16EarlyRows): the row list's entries of the thread's first
+    // EARLY (spac-d16's narrow fp32 kernel where x and y exceed the L2: the
+    // host chooses, d16EarlyRows): the row list's entries of the thread's first
     // two rows are loaded now, before x, instead of at their stores. On the
     // 20M-row circuit's SPAC schedule (B=16384) spac-d16-own took 381.3-382.8
     // us against 404.3; but on circuit5M and in-2004, whose x and y fit
@@ -749,7 +749,7 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
     // circuit 742.3-743.1 against 614.7 (issue20.md, rounds 20 and 21). r0
     // is row0 below, computed here again: row0 declared up here changed the
     // PTX of every csr-d16 kernel, which were tested and timed as they are.
-    static_assert(MAPPED || !EARLY, "only a row list is loaded early");
+    static_assert((MAPPED && !WIDE) || !EARLY, "only a narrow format's row list is loaded early");
     int first_entry = 0, second_entry = 0;
     if constexpr (EARLY) {
         const int r0 = (before & 0xffff) + (int)(f & 1u) - 1;
@@ -903,19 +903,15 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
 SPMV_KERNELS(float, f32)
 SPMV_KERNELS(double, f64)
 
-// spac-d16's fp32 kernels with the row list's first entries loaded early
-// (csr_d16's EARLY), for inputs whose x and y exceed the L2.
+// spac-d16's fp32 kernel with the row list's first entries loaded early
+// (csr_d16's EARLY), for narrow formats whose x and y exceed the L2. A wide
+// format keeps the stores' form: its scattered gathers of x hide the list's
+// latency, and the early form was slower there (d16EarlyRows).
 extern "C" __global__ void __launch_bounds__(128)
     spmv_spac_d16_early_f32(const int4* meta, const float* val, const unsigned short* delta, const unsigned char* high,
                             const unsigned char* row_starts, const int* esc, const int* row_map, const float* x,
                             float* y) {
     csr_d16<float, false, true, true>(meta, val, delta, high, row_starts, esc, row_map, x, y);
-}
-extern "C" __global__ void __launch_bounds__(128, D16_BLOCKS_f32)
-    spmv_spac_d16_wide_early_f32(const int4* meta, const float* val, const unsigned short* delta,
-                                 const unsigned char* high, const unsigned char* row_starts, const int* esc,
-                                 const int* row_map, const float* x, float* y) {
-    csr_d16<float, true, true, true>(meta, val, delta, high, row_starts, esc, row_map, x, y);
 }
 
 // Spins one thread for the given number of clock cycles. The timing loop

@@ -307,6 +307,23 @@ func TestD16KernelsCarryL2Hints(t *testing.T) {
 	}
 }
 
+// TestD16EarlyKernelFillsTheSM: spac-d16's early fp32 kernel asks for 16
+// resident blocks (every warp slot of an SM; 4% faster on the 20M-row
+// circuit, issue20.md round 22) and the stores' form does not (it spills
+// at that bound and was slower). A rebuild that lost the bound would still
+// compute the same products.
+func TestD16EarlyKernelFillsTheSM(t *testing.T) {
+	const bound = ".minnctapersm 16"
+	if body := ptxEntry(t, spmvPTX, entryName(d16EarlyBase, FP32)); !strings.Contains(body, bound) {
+		t.Errorf("%s: no %q in its PTX", entryName(d16EarlyBase, FP32), bound)
+	}
+	for _, p := range []Precision{FP32, FP64} {
+		if body := ptxEntry(t, spmvPTX, entryName("spac_d16", p)); strings.Contains(body, ".minnctapersm") {
+			t.Errorf("%s: a resident-block bound in its PTX", entryName("spac_d16", p))
+		}
+	}
+}
+
 // ptxEntry returns entry name's body in ptx, from its .entry line to the
 // next entry's.
 func ptxEntry(t *testing.T, ptx, name string) string {

@@ -906,8 +906,15 @@ SPMV_KERNELS(double, f64)
 // spac-d16's fp32 kernel with the row list's first entries loaded early
 // (csr_d16's EARLY), for narrow formats whose x and y exceed the L2. A wide
 // format keeps the stores' form: its scattered gathers of x hide the list's
-// latency, and the early form was slower there (d16EarlyRows).
-extern "C" __global__ void __launch_bounds__(128)
+// latency, and the early form was slower there (d16EarlyRows). It asks for
+// 16 resident blocks of 128 threads an SM, every warp slot: it fits in 32
+// registers without spilling (40 and 12 blocks before), and the extra warps
+// hide the list's and x's latency: spac-d16-own on the 20M-row circuit at
+// B=16384, 367.1-368.5 us against 382.3-382.5. The stores' forms spill at
+// 32 registers (fp32) and 40 (fp64) and were slower so: circuit5M 191.4
+// against 187.2 us in fp32, 418.4 against 318.7 in fp64 (issue20.md, round
+// 22).
+extern "C" __global__ void __launch_bounds__(128, 16)
     spmv_spac_d16_early_f32(const int4* meta, const float* val, const unsigned short* delta, const unsigned char* high,
                             const unsigned char* row_starts, const int* esc, const int* row_map, const float* x,
                             float* y) {

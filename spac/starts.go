@@ -49,18 +49,26 @@ const hugeStartsEdges = 4 << 20
 // hugeStarts are the starts from hugeStartsEdges edges on, by the degrees'
 // coefficient of variation and by clusterLocality:
 //   - even degrees (CV below evenDegrees) and clustered (meshes): the
-//     own start, then NE's, the better kept, and below wvpTwoStageParts
-//     parts WVP greedy's after them. On meshes neither of the first two
+//     own start, then NE's, the better kept, and WVP greedy's after them
+//     where its one call is affordable (wvpOneCall); from parts of
+//     largeParts edges on, where the numbering is banded (bandedOrder),
+//     the row order too: on a FEM matrix of 5.4M tasks in parts of 4096
+//     the row order alone had 194,514 copies, SPAC without it 199,395 and
+//     with it 192,180 (stop 46). On meshes neither of the first two
 //     always leads (NE's by 9% on a 160^3 3-D Laplacian, the own start by
 //     1.75x on a 1500^2 2-D one), and on a 100^3 Laplacian the NE method
 //     alone had 0.934x the own start's copies. WVP greedy's start took
 //     SPAC from 1.033x WVP greedy's copies to 0.968x on a 100x100x70
 //     Laplacian (4.85M tasks, 1185 parts; 9.3 s against 4.9 s), and cut
 //     the copies by 9.0% on a 160^3 one (28.5M tasks, 1741 parts; 51 s
-//     against 28 s, peak 93 B/task against 88). With more parts it is cut
-//     in two stages and gained nothing where measured, at a cost: the
-//     160^3 Laplacian in 27,791 parts took 68.5 s against 37.5 s, and its
-//     peak went from 88 to 104 B/task (stop 44).
+//     against 28 s, peak 93 B/task against 88). Cut in two stages, where
+//     the one call costs too much, it gained nothing where measured, at a
+//     cost: the 160^3 Laplacian in 27,791 parts took 68.5 s against 37.5
+//     s, and its peak went from 88 to 104 B/task (stop 44). On a 2-D
+//     Markov chain of 4.5M tasks in 4399 parts (stop 46) the one call took
+//     SPAC from 1.006x (graph model) and 1.012x (spmv) WVP greedy's copies
+//     with the two stages' cut, 1.115x and 1.017x without it, to 0.973x
+//     and 0.992x.
 //   - even degrees, not clustered (Erdos-Renyi graphs): NE's, and under
 //     the spmv model WVP greedy's after it. An expander has no clusters for
 //     the own start to find: on Erdos-Renyi graphs of 4.8M edges (16 and 8
@@ -88,6 +96,10 @@ const hugeStartsEdges = 4 << 20
 //     circuit5M stand-in the own start led at every size (18-36%). Run
 //     after the own start it added 2.2-7.1 s (in-2004 at 4096 and 16384
 //     tasks a part, circuit5M at 4096; stop 43 in docs/partition-quality).
+//     Under the graph model WVP greedy's too, below wvpExpanderMaxEdges
+//     edges where its one call is affordable: on a circuit-like matrix of 5.2M tasks WVP greedy had
+//     0.949x (parts of 1024) and 0.936x (4096) the copies SPAC kept
+//     without it, and with its start SPAC leads (0.993x, 0.998x; stop 46).
 //   - clustered but numbered at random (clusterLocality below
 //     clusteredBelow): both, the better kept. The own start depends on
 //     the numbering: on a web crawl numbered at random it had 1.53x NE's
@@ -103,6 +115,7 @@ const hugeStartsEdges = 4 << 20
 // to lead: both would take in-2004 from 16 s to 40 s on two cores. Two run
 // one after the other, not side by side: the memory of one start.
 func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []string {
+	k := (g.NumEdges() + capEdges - 1) / capEdges
 	cv := degreeCV(inc)
 	even := cv < evenDegrees
 	switch {
@@ -112,15 +125,23 @@ func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []stri
 		}
 		return []string{"ne"}
 	case even:
-		if k := (g.NumEdges() + capEdges - 1) / capEdges; k < wvpTwoStageParts {
-			return []string{"metis", "ne", "wvp"}
+		starts := []string{"metis", "ne"}
+		if wvpOneCall(g.NumEdges(), k) {
+			starts = append(starts, "wvp")
 		}
-		return []string{"metis", "ne"}
+		if capEdges >= largeParts && orderLocality(g) < bandedOrder {
+			starts = append(starts, "default")
+		}
+		return starts
 	case orderLocality(g) < scatteredOrder:
+		starts := []string{"metis"}
 		if capEdges >= largeParts {
-			return []string{"metis", "default"}
+			starts = append(starts, "default")
 		}
-		return []string{"metis"}
+		if g.Model == matrices.ModelGraph && g.NumEdges() < wvpExpanderMaxEdges && wvpOneCall(g.NumEdges(), k) {
+			starts = append(starts, "wvp")
+		}
+		return starts
 	case clusterLocality(g, inc) < clusteredBelow:
 		return []string{"metis", "ne"}
 	case cv >= skewedDegrees:
@@ -136,9 +157,13 @@ func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []stri
 // not; R-MAT, Barabasi-Albert and Erdos-Renyi graphs 0.87-1.00. Degrees'
 // CV: meshes 0.01-0.05, Erdos-Renyi 0.35; R-MAT and Barabasi-Albert graphs
 // 1.1-6.6 (a flatter R-MAT graph 0.95). largeParts: the part size from which
-// an input numbered with locality runs its row order as a start too.
+// an input numbered with locality runs its row order as a start too;
+// bandedOrder, the order locality below which a mesh does (a banded FEM
+// matrix 0.11-0.16; 3-D Laplacians in their grid order 0.69, 2-D ones 0.80,
+// where the row order's parts are thin slabs and never led).
 const (
 	largeParts     = 4096
+	bandedOrder    = 0.5
 	scatteredOrder = 0.7
 	clusteredBelow = 0.75
 	skewedDegrees  = 1
@@ -289,9 +314,9 @@ func startMethod(name string) (func(context.Context, *matrices.Graph, *matrices.
 }
 
 // wvpStart is WVP greedy's partition; on graphs where SPAC coarsens
-// (coarsenMinEdges edges on) and into wvpTwoStageParts parts or more, its
-// vertex partition is made in two stages, as SPAC's own METIS calls are:
-// one K-way call costs too much there (the in-2004 stand-in: 62 s of WVP
+// (coarsenMinEdges edges on) and where its one K-way call costs too much
+// (not wvpOneCall), its vertex partition is made in two stages, as SPAC's
+// own METIS calls are (the in-2004 stand-in: the one call took 62 s of WVP
 // greedy's 63 s at K = 16085). Not on an expander with even degrees
 // (evenExpander: Erdos-Renyi graphs), where the two stages' cut lost to the
 // one call: on one of 4.8M tasks in 4686 parts, refined, the two stages had
@@ -299,9 +324,39 @@ func startMethod(name string) (func(context.Context, *matrices.Graph, *matrices.
 // 3,538,284; both took 41-48 s.
 func wvpStart(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, opts Options) (Partition, error) {
 	cfg := wvpGreedyConfig
-	cfg.twoStage = g.NumEdges() >= coarsenMinEdges && opts.K >= wvpTwoStageParts && !evenExpander(g, inc)
+	cfg.twoStage = g.NumEdges() >= coarsenMinEdges && !wvpOneCall(g.NumEdges(), opts.K) && !evenExpander(g, inc)
 	return wvp(ctx, "wvp-greedy", cfg, g, inc, opts)
 }
+
+// wvpOneCall reports whether the wvp start of a graph of m edges in k parts
+// is WVP greedy's own partition, its vertex partition in one K-way METIS
+// call: below wvpTwoStageParts parts, and from wvpOneCallMinEdges edges to
+// wvpExpanderMaxEdges (item 3's memory) where k times m is at most
+// wvpOneCallMaxWork. There the two stages' cut, refined, lost to WVP
+// greedy's own by 0.6-1.2% on generated graphs of 4.5-5.2M tasks in
+// 4399-5084 parts (a circuit under the graph model, a 2-D Markov chain
+// under both), where the one call kept SPAC ahead (0.973-0.993x WVP
+// greedy's copies) for 8.5-14.9 s against 6.4-9.4 s. Below
+// hugeStartsEdges, where every start runs, the two stages lost nowhere
+// measured, and the one call took the cant stand-in at B=1024 from 8.5-9.1
+// s to 13.9-14.2 s for the same copies (docs/partition-quality, stop 46).
+func wvpOneCall(m, k int) bool {
+	return k < wvpTwoStageParts || (m >= wvpOneCallMinEdges && m < wvpExpanderMaxEdges && int64(k)*int64(m) <= wvpOneCallMaxWork)
+}
+
+// wvpOneCallMinEdges is hugeStartsEdges (a variable for the tests, whose
+// graphs are smaller).
+var wvpOneCallMinEdges = hugeStartsEdges
+
+// wvpOneCallMaxWork bounds parts times edges for WVP greedy's one K-way call
+// from wvpTwoStageParts parts. Its time grows about as that product: 5-13 s
+// at 2.0-2.8e10 (4.5-5.4M tasks in 4399-5271 parts), 62 s at 2.7e11 (the
+// in-2004 stand-in in 16085 parts). Where it does not lead it is time lost:
+// on a banded FEM matrix of 5.4M tasks in 5271 parts (2.8e10) SPAC took
+// 21.5 s against 4.9 for the same copies, on a 3-D Laplacian of 5.0M tasks
+// in 4875 parts (spmv model) 16.1 s against 5.9 (stop 46). The bound keeps
+// that to about the inputs where it was seen to lead (2.0-2.65e10).
+var wvpOneCallMaxWork int64 = 3e10
 
 // wvpExpanderMaxEdges is the size from which an expander with even degrees
 // runs NE's start alone under the spmv model too: WVP greedy's METIS call
@@ -309,6 +364,9 @@ func wvpStart(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, o
 // Erdos-Renyi graph of 15,999,735 tasks in 3907 parts SPAC from that start took
 // 227 s and peaked at 180 B/task against NE's 17 s and 55 B/task, for
 // 11,718,507 copies against 11,906,770 (WVP greedy's own: 11,720,119).
+// The wvp starts of stop 46 (wvpOneCall's from wvpTwoStageParts parts, and
+// the graph model's on inputs numbered with locality), whose memory was
+// not measured at that size, keep below it too.
 var wvpExpanderMaxEdges = 16_000_000
 
 // evenExpander reports whether g is an expander with even degrees (an

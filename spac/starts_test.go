@@ -36,6 +36,7 @@ func TestParseStarts(t *testing.T) {
 func TestHugeStart(t *testing.T) {
 	own, ne, both := []string{"metis"}, []string{"ne"}, []string{"metis", "ne"}
 	mesh, expander := []string{"metis", "ne", "wvp"}, []string{"ne", "wvp"}
+	ownWVP := []string{"metis", "wvp"} // numbered with locality, graph model
 	for _, c := range []struct {
 		name           string
 		make           func() (*matrices.COO, error)
@@ -48,6 +49,9 @@ func TestHugeStart(t *testing.T) {
 		{"laplacian-3d", func() (*matrices.COO, error) { return matrices.Stencil3D(60, 60, 60, 7) }, mesh, mesh},
 		{"laplacian-2d", func() (*matrices.COO, error) { return matrices.Stencil2D(400, 400, 5) }, mesh, mesh},
 		{"circuit", func() (*matrices.COO, error) { return matrices.Circuit(200000, 5, 1) }, own, both},
+		{"circuit-graph", func() (*matrices.COO, error) { return matrices.Circuit(200000, 5, 1) }, ownWVP, both},
+		// Banded: from largeParts the row order too.
+		{"fem", func() (*matrices.COO, error) { return matrices.FEMBlock(40000, 3, 40, 80, 2) }, mesh, mesh},
 		// Symmetric, expanded, in the graph model: each task beside its
 		// mirror.
 		{"ba-graph", func() (*matrices.COO, error) { return matrices.BarabasiAlbert(100000, 8, 1) }, ne, ne},
@@ -83,9 +87,15 @@ func TestHugeStart(t *testing.T) {
 				t.Errorf("%s (shuffled: %v): huge starts %v, want %v (order locality %.3f, cluster locality %.3f, degrees' CV %.2f)", c.name, shuffle, s, want, orderLocality(g), clusterLocality(g, inc), degreeCV(inc))
 			}
 			// Parts of largeParts edges or more: the row order too where
-			// the numbering has locality (the own start alone).
-			if slices.Equal(want, own) {
+			// the numbering has locality (the own start's inputs) or is
+			// banded (a FEM matrix as generated).
+			switch {
+			case slices.Equal(want, own):
 				want = []string{"metis", "default"}
+			case slices.Equal(want, ownWVP):
+				want = []string{"metis", "default", "wvp"}
+			case c.name == "fem" && !shuffle:
+				want = append(slices.Clone(mesh), "default")
 			}
 			if s := hugeStarts(g, inc, largeParts); !slices.Equal(s, want) {
 				t.Errorf("%s (shuffled: %v), parts of %d edges: huge starts %v, want %v", c.name, shuffle, largeParts, s, want)
@@ -101,12 +111,20 @@ func TestHugeStart(t *testing.T) {
 					t.Errorf("%s (shuffled: %v), %d edges, as many as wvpExpanderMaxEdges: huge starts %v, want %v", c.name, shuffle, g.NumEdges(), s, ne)
 				}
 			}
-			// A mesh in wvpTwoStageParts parts or more: without WVP
-			// greedy's start.
+			// A mesh in wvpTwoStageParts parts or more: WVP greedy's
+			// start where its one call is affordable (these graphs, small,
+			// taken as large enough for it), not where it costs too much.
 			if slices.Equal(want, mesh) {
 				small := g.NumEdges() / wvpTwoStageParts
+				minEdges := wvpOneCallMinEdges
+				wvpOneCallMinEdges = 1
+				s := hugeStarts(g, inc, small)
+				wvpOneCallMinEdges = minEdges
+				if !slices.Equal(s, mesh) {
+					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts): huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, mesh)
+				}
 				if s := hugeStarts(g, inc, small); !slices.Equal(s, both) {
-					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts): huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, both)
+					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts), below wvpOneCallMinEdges: huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, both)
 				}
 			}
 		}
@@ -268,37 +286,56 @@ func TestHugeStartsOneAtATime(t *testing.T) {
 	}
 }
 
-// TestWVPStartOneCall: on a graph where SPAC coarsens, the wvp start below
-// wvpTwoStageParts parts is WVP greedy's own partition (one K-way call),
-// although it is past twoLevelMinParts, from which the two stages would
-// apply.
+// TestWVPStartOneCall: on a graph where SPAC coarsens, the wvp start is
+// WVP greedy's own partition (one K-way call) below wvpTwoStageParts parts,
+// although past twoLevelMinParts, from which the two stages would apply,
+// and from wvpTwoStageParts parts on a graph of wvpOneCallMinEdges edges or
+// more where parts times edges stays within wvpOneCallMaxWork; with that
+// bound at nothing, or on a smaller graph, the two stages cut instead.
 func TestWVPStartOneCall(t *testing.T) {
 	saved := coarsenMinEdges
 	coarsenMinEdges = 1 // the 80 x 80 mesh counts as large
 	defer func() { coarsenMinEdges = saved }()
 	g, inc := stencilGraph(t, 80, 80)
-	k := twoLevelMinParts + 44
-	if k >= wvpTwoStageParts {
-		t.Fatalf("%d parts: not below wvpTwoStageParts (%d)", k, wvpTwoStageParts)
-	}
-	k, capacity, err := Resolve(g.NumEdges(), k, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := Options{K: k, Cap: capacity, Seed: 1}
-	start, err := wvpStart(context.Background(), g, inc, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
 	m, err := Lookup("wvp-greedy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	own, err := m.Partition(context.Background(), g, inc, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(start.Part, own.Part) {
-		t.Errorf("%d parts: the wvp start (%d copies) is not WVP greedy's partition (%d)", k, Evaluate(g, inc, start).Copies, Evaluate(g, inc, own).Copies)
+	for _, c := range []struct {
+		parts    int
+		minEdges int
+		work     int64
+		oneCall  bool
+	}{
+		{twoLevelMinParts + 44, wvpOneCallMinEdges, wvpOneCallMaxWork, true},
+		{wvpTwoStageParts + 44, 1, wvpOneCallMaxWork, true},
+		{wvpTwoStageParts + 44, 1, 0, false},
+		{wvpTwoStageParts + 44, wvpOneCallMinEdges, wvpOneCallMaxWork, false}, // this graph is smaller
+	} {
+		was, minEdges := wvpOneCallMaxWork, wvpOneCallMinEdges
+		wvpOneCallMaxWork, wvpOneCallMinEdges = c.work, c.minEdges
+		k, capacity, err := Resolve(g.NumEdges(), c.parts, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := wvpOneCall(g.NumEdges(), k); got != c.oneCall {
+			t.Errorf("%d parts, work bound %d: wvpOneCall %v, want %v", k, c.work, got, c.oneCall)
+		}
+		opts := Options{K: k, Cap: capacity, Seed: 1}
+		start, err := wvpStart(context.Background(), g, inc, opts)
+		wvpOneCallMaxWork, wvpOneCallMinEdges = was, minEdges
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.oneCall {
+			continue
+		}
+		own, err := m.Partition(context.Background(), g, inc, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(start.Part, own.Part) {
+			t.Errorf("%d parts: the wvp start (%d copies) is not WVP greedy's partition (%d)", k, Evaluate(g, inc, start).Copies, Evaluate(g, inc, own).Copies)
+		}
 	}
 }

@@ -50,7 +50,11 @@ const hugeStartsEdges = 4 << 20
 // coefficient of variation and by clusterLocality:
 //   - even degrees (CV below evenDegrees) and clustered (meshes): the
 //     own start, then NE's, the better kept, and WVP greedy's after them
-//     where its one call is affordable (wvpOneCall); from parts of
+//     below wvpTwoStageParts parts, or below wvpExpanderMaxEdges edges but
+//     where the numbering is banded (in one METIS call where wvpOneCall,
+//     else in two stages: on a banded FEM matrix of 5.4M tasks in 5271 and
+//     21,083 parts it took SPAC from 4.9 to 19.5 s and from 6.9 to 29.6 s
+//     for the same copies, stop 46); from parts of
 //     largeParts edges on, where the numbering is banded (bandedOrder),
 //     the row order too: on a FEM matrix of 5.4M tasks in parts of 4096
 //     the row order alone had 194,514 copies, SPAC without it 199,395 and
@@ -65,10 +69,11 @@ const hugeStartsEdges = 4 << 20
 //     the one call costs too much, it gained nothing where measured, at a
 //     cost: the 160^3 Laplacian in 27,791 parts took 68.5 s against 37.5
 //     s, and its peak went from 88 to 104 B/task (stop 44). On a 2-D
-//     Markov chain of 4.5M tasks in 4399 parts (stop 46) the one call took
-//     SPAC from 1.006x (graph model) and 1.012x (spmv) WVP greedy's copies
-//     with the two stages' cut, 1.115x and 1.017x without it, to 0.973x
-//     and 0.992x.
+//     Markov chain of 4.5M tasks (stop 46) SPAC without it had 1.115x
+//     (graph model) and 1.017x (spmv) WVP greedy's copies in 4399 parts,
+//     1.081x and 1.026x in 17,596; with its start in two stages 1.006x and
+//     1.012x, 0.979x and 1.002x; in one call 0.973x and 0.992x, 0.967x and
+//     0.994x.
 //   - even degrees, not clustered (Erdos-Renyi graphs): NE's, and under
 //     the spmv model WVP greedy's after it. An expander has no clusters for
 //     the own start to find: on Erdos-Renyi graphs of 4.8M edges (16 and 8
@@ -96,17 +101,25 @@ const hugeStartsEdges = 4 << 20
 //     circuit5M stand-in the own start led at every size (18-36%). Run
 //     after the own start it added 2.2-7.1 s (in-2004 at 4096 and 16384
 //     tasks a part, circuit5M at 4096; stop 43 in docs/partition-quality).
-//     Under the graph model WVP greedy's too, below wvpExpanderMaxEdges
-//     edges where its one call is affordable: on a circuit-like matrix of 5.2M tasks WVP greedy had
-//     0.949x (parts of 1024) and 0.936x (4096) the copies SPAC kept
-//     without it, and with its start SPAC leads (0.993x, 0.998x; stop 46).
+//     Under the graph model NE's and WVP greedy's too, below
+//     wvpExpanderMaxEdges edges: on a circuit-like matrix of 5.2M tasks
+//     SPAC without WVP greedy's had 1.006x, 1.053x and 1.069x its copies
+//     (parts of 256, 1024, 4096), with it 0.986x, 0.993x and 0.998x; on a
+//     web-like graph of 5.3M tasks in parts of 256 NE had 0.997x what
+//     SPAC kept from the own start and WVP greedy's (stop 46).
 //   - clustered but numbered at random (clusterLocality below
 //     clusteredBelow): both, the better kept. The own start depends on
 //     the numbering: on a web crawl numbered at random it had 1.53x NE's
 //     copies, on a circuit numbered at random still 0.85x.
 //   - scattered with skewed degrees (CV at least skewedDegrees: R-MAT,
 //     Barabasi-Albert): NE's, 0.77x the own start's copies on a Graph500
-//     R-MAT graph and 0.98x on a Barabasi-Albert one.
+//     R-MAT graph and 0.98x on a Barabasi-Albert one; in parts of fewer
+//     than smallParts tasks, below wvpExpanderMaxEdges, HEP's after it: on
+//     an R-MAT graph of 5.2M tasks in parts of 256 (spmv model) HEP had
+//     0.991x what SPAC kept from NE's start, and with its start SPAC 0.995x
+//     HEP's copies, 12.3 s against 4.7 (stop 46); in parts of 1024 and 4096
+//     NE led HEP by 7-15% there, and on a Barabasi-Albert graph by 0.5-1.5%
+//     at every size.
 //   - scattered, neither: both, the better kept (a flatter R-MAT graph:
 //     NE's 0.98x the own start's).
 //
@@ -115,7 +128,6 @@ const hugeStartsEdges = 4 << 20
 // to lead: both would take in-2004 from 16 s to 40 s on two cores. Two run
 // one after the other, not side by side: the memory of one start.
 func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []string {
-	k := (g.NumEdges() + capEdges - 1) / capEdges
 	cv := degreeCV(inc)
 	even := cv < evenDegrees
 	switch {
@@ -126,10 +138,11 @@ func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []stri
 		return []string{"ne"}
 	case even:
 		starts := []string{"metis", "ne"}
-		if wvpOneCall(g.NumEdges(), k) {
+		banded := orderLocality(g) < bandedOrder
+		if k := (g.NumEdges() + capEdges - 1) / capEdges; k < wvpTwoStageParts || (g.NumEdges() < wvpExpanderMaxEdges && !banded) {
 			starts = append(starts, "wvp")
 		}
-		if capEdges >= largeParts && orderLocality(g) < bandedOrder {
+		if capEdges >= largeParts && banded {
 			starts = append(starts, "default")
 		}
 		return starts
@@ -138,13 +151,16 @@ func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []stri
 		if capEdges >= largeParts {
 			starts = append(starts, "default")
 		}
-		if g.Model == matrices.ModelGraph && g.NumEdges() < wvpExpanderMaxEdges && wvpOneCall(g.NumEdges(), k) {
-			starts = append(starts, "wvp")
+		if g.Model == matrices.ModelGraph && g.NumEdges() < wvpExpanderMaxEdges {
+			starts = append(starts, "ne", "wvp")
 		}
 		return starts
 	case clusterLocality(g, inc) < clusteredBelow:
 		return []string{"metis", "ne"}
 	case cv >= skewedDegrees:
+		if capEdges < smallParts && g.NumEdges() < wvpExpanderMaxEdges {
+			return []string{"ne", "hep"}
+		}
 		return []string{"ne"}
 	}
 	return []string{"metis", "ne"}
@@ -156,12 +172,14 @@ func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []stri
 // in-2004 and circuit5M stand-ins 0.37 and 0.47), numbered at random or
 // not; R-MAT, Barabasi-Albert and Erdos-Renyi graphs 0.87-1.00. Degrees'
 // CV: meshes 0.01-0.05, Erdos-Renyi 0.35; R-MAT and Barabasi-Albert graphs
-// 1.1-6.6 (a flatter R-MAT graph 0.95). largeParts: the part size from which
+// 1.1-6.6 (a flatter R-MAT graph 0.95). smallParts: the part size below
+// which a scattered, skewed input runs HEP's start too. largeParts: the part size from which
 // an input numbered with locality runs its row order as a start too;
 // bandedOrder, the order locality below which a mesh does (a banded FEM
 // matrix 0.11-0.16; 3-D Laplacians in their grid order 0.69, 2-D ones 0.80,
 // where the row order's parts are thin slabs and never led).
 const (
+	smallParts     = 1024
 	largeParts     = 4096
 	bandedOrder    = 0.5
 	scatteredOrder = 0.7
@@ -349,14 +367,16 @@ func wvpOneCall(m, k int) bool {
 var wvpOneCallMinEdges = hugeStartsEdges
 
 // wvpOneCallMaxWork bounds parts times edges for WVP greedy's one K-way call
-// from wvpTwoStageParts parts. Its time grows about as that product: 5-13 s
-// at 2.0-2.8e10 (4.5-5.4M tasks in 4399-5271 parts), 62 s at 2.7e11 (the
-// in-2004 stand-in in 16085 parts). Where it does not lead it is time lost:
-// on a banded FEM matrix of 5.4M tasks in 5271 parts (2.8e10) SPAC took
-// 21.5 s against 4.9 for the same copies, on a 3-D Laplacian of 5.0M tasks
-// in 4875 parts (spmv model) 16.1 s against 5.9 (stop 46). The bound keeps
-// that to about the inputs where it was seen to lead (2.0-2.65e10).
-var wvpOneCallMaxWork int64 = 3e10
+// from wvpTwoStageParts parts. Its time grows about as that product, 0.2 s
+// per 1e9 on this project's 2-core machine: 4-13 s at 2.0-2.8e10 (4.5-5.4M
+// tasks in 4399-5271 parts), 12.5-19.4 s at 7.9e10-1.1e11 (the same in
+// 17,596-21,083 parts), 62 s at 2.7e11 (the in-2004 stand-in in 16085
+// parts). The bound takes in the largest measured where the one call led
+// and the two stages did not (a circuit under the graph model in 20,335
+// parts, 1.06e11). Where it does not lead it is time lost: on a banded FEM
+// matrix of 5.4M tasks in 5271 parts SPAC took 19.5 s against 4.9 for the
+// same copies (stop 46).
+var wvpOneCallMaxWork int64 = 12e10
 
 // wvpExpanderMaxEdges is the size from which an expander with even degrees
 // runs NE's start alone under the spmv model too: WVP greedy's METIS call

@@ -36,7 +36,7 @@ func TestParseStarts(t *testing.T) {
 func TestHugeStart(t *testing.T) {
 	own, ne, both := []string{"metis"}, []string{"ne"}, []string{"metis", "ne"}
 	mesh, expander := []string{"metis", "ne", "wvp"}, []string{"ne", "wvp"}
-	ownWVP := []string{"metis", "wvp"} // numbered with locality, graph model
+	ownGraph := mesh // numbered with locality, graph model: the own start, NE's and WVP greedy's
 	for _, c := range []struct {
 		name           string
 		make           func() (*matrices.COO, error)
@@ -49,7 +49,7 @@ func TestHugeStart(t *testing.T) {
 		{"laplacian-3d", func() (*matrices.COO, error) { return matrices.Stencil3D(60, 60, 60, 7) }, mesh, mesh},
 		{"laplacian-2d", func() (*matrices.COO, error) { return matrices.Stencil2D(400, 400, 5) }, mesh, mesh},
 		{"circuit", func() (*matrices.COO, error) { return matrices.Circuit(200000, 5, 1) }, own, both},
-		{"circuit-graph", func() (*matrices.COO, error) { return matrices.Circuit(200000, 5, 1) }, ownWVP, both},
+		{"circuit-graph", func() (*matrices.COO, error) { return matrices.Circuit(200000, 5, 1) }, ownGraph, both},
 		// Banded: from largeParts the row order too.
 		{"fem", func() (*matrices.COO, error) { return matrices.FEMBlock(40000, 3, 40, 80, 2) }, mesh, mesh},
 		// Symmetric, expanded, in the graph model: each task beside its
@@ -86,19 +86,27 @@ func TestHugeStart(t *testing.T) {
 			if s := hugeStarts(g, inc, 1024); !slices.Equal(s, want) {
 				t.Errorf("%s (shuffled: %v): huge starts %v, want %v (order locality %.3f, cluster locality %.3f, degrees' CV %.2f)", c.name, shuffle, s, want, orderLocality(g), clusterLocality(g, inc), degreeCV(inc))
 			}
+			base := want
 			// Parts of largeParts edges or more: the row order too where
 			// the numbering has locality (the own start's inputs) or is
 			// banded (a FEM matrix as generated).
 			switch {
 			case slices.Equal(want, own):
 				want = []string{"metis", "default"}
-			case slices.Equal(want, ownWVP):
-				want = []string{"metis", "default", "wvp"}
+			case c.name == "circuit-graph" && !shuffle:
+				want = []string{"metis", "default", "ne", "wvp"}
 			case c.name == "fem" && !shuffle:
 				want = append(slices.Clone(mesh), "default")
 			}
 			if s := hugeStarts(g, inc, largeParts); !slices.Equal(s, want) {
 				t.Errorf("%s (shuffled: %v), parts of %d edges: huge starts %v, want %v", c.name, shuffle, largeParts, s, want)
+			}
+			// Parts of fewer than smallParts edges: HEP's start after NE's
+			// on a scattered, skewed input.
+			if slices.Equal(want, ne) && !strings.HasPrefix(c.name, "er") {
+				if s := hugeStarts(g, inc, smallParts/4); !slices.Equal(s, []string{"ne", "hep"}) {
+					t.Errorf("%s (shuffled: %v), parts of %d edges: huge starts %v, want [ne hep]", c.name, shuffle, smallParts/4, s)
+				}
 			}
 			// From wvpExpanderMaxEdges, for its memory, no WVP start on an
 			// expander.
@@ -112,19 +120,23 @@ func TestHugeStart(t *testing.T) {
 				}
 			}
 			// A mesh in wvpTwoStageParts parts or more: WVP greedy's
-			// start where its one call is affordable (these graphs, small,
-			// taken as large enough for it), not where it costs too much.
-			if slices.Equal(want, mesh) {
+			// start below wvpExpanderMaxEdges edges (in one call or in two
+			// stages, as wvpStart decides) unless banded, none from there.
+			if slices.Equal(base, mesh) && c.name != "circuit-graph" {
 				small := g.NumEdges() / wvpTwoStageParts
-				minEdges := wvpOneCallMinEdges
-				wvpOneCallMinEdges = 1
-				s := hugeStarts(g, inc, small)
-				wvpOneCallMinEdges = minEdges
-				if !slices.Equal(s, mesh) {
-					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts): huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, mesh)
+				many := mesh
+				if c.name == "fem" && !shuffle {
+					many = both
 				}
-				if s := hugeStarts(g, inc, small); !slices.Equal(s, both) {
-					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts), below wvpOneCallMinEdges: huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, both)
+				if s := hugeStarts(g, inc, small); !slices.Equal(s, many) {
+					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts): huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, many)
+				}
+				was := wvpExpanderMaxEdges
+				wvpExpanderMaxEdges = g.NumEdges()
+				s := hugeStarts(g, inc, small)
+				wvpExpanderMaxEdges = was
+				if !slices.Equal(s, both) {
+					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts), as many edges as wvpExpanderMaxEdges: huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, both)
 				}
 			}
 		}

@@ -108,9 +108,12 @@ const hugeStartsEdges = 4 << 20
 //     web-like graph of 5.3M tasks in parts of 256 NE had 0.997x what
 //     SPAC kept from the own start and WVP greedy's (stop 46).
 //   - clustered but numbered at random (clusterLocality below
-//     clusteredBelow): both, the better kept. The own start depends on
-//     the numbering: on a web crawl numbered at random it had 1.53x NE's
-//     copies, on a circuit numbered at random still 0.85x.
+//     clusteredBelow): both, the better kept, and below wvpExpanderMaxEdges
+//     WVP greedy's, whose vertex cut does not depend on the numbering. The
+//     own start does: on a web crawl numbered at random it had 1.53x NE's
+//     copies, on a circuit numbered at random still 0.85x; on a circuit of
+//     8.8M tasks numbered at random SPAC from both had 1.105x (graph model)
+//     and 1.073x (spmv) WVP greedy's copies at B=1024 (stop 46).
 //   - scattered with skewed degrees (CV at least skewedDegrees: R-MAT,
 //     Barabasi-Albert): NE's, 0.77x the own start's copies on a Graph500
 //     R-MAT graph and 0.98x on a Barabasi-Albert one; in parts of fewer
@@ -156,6 +159,9 @@ func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []stri
 		}
 		return starts
 	case clusterLocality(g, inc) < clusteredBelow:
+		if g.NumEdges() < wvpExpanderMaxEdges {
+			return []string{"metis", "ne", "wvp"}
+		}
 		return []string{"metis", "ne"}
 	case cv >= skewedDegrees:
 		if capEdges < smallParts && g.NumEdges() < wvpExpanderMaxEdges {

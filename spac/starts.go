@@ -50,9 +50,9 @@ const hugeStartsEdges = 4 << 20
 // coefficient of variation and by clusterLocality:
 //   - even degrees (CV below evenDegrees) and clustered (meshes): the
 //     own start, then NE's, the better kept, and WVP greedy's after them
-//     below wvpTwoStageParts parts, or below wvpExpanderMaxEdges edges but
-//     where the numbering is banded (in one METIS call where wvpOneCall,
-//     else in two stages: on a banded FEM matrix of 5.4M tasks in 5271 and
+//     below wvpTwoStageParts parts, or below extraStartsMaxEdges edges
+//     unless the numbering is banded (in one METIS call where wvpOneCall,
+//     else in two stages; on a banded FEM matrix of 5.4M tasks in 5271 and
 //     21,083 parts it took SPAC from 4.9 to 19.5 s and from 6.9 to 29.6 s
 //     for the same copies, stop 46); from parts of
 //     largeParts edges on, where the numbering is banded (bandedOrder),
@@ -85,7 +85,7 @@ const hugeStartsEdges = 4 << 20
 //     and 0.984x (4096) what SPAC kept from NE's start, and with its start
 //     SPAC leads it (0.9997x, 0.9995x). The price is its METIS call: 48-53
 //     s against 5 s there (one call: wvpStart), and from
-//     wvpExpanderMaxEdges its memory, so there NE's start runs alone and
+//     extraStartsMaxEdges its memory, so there NE's start runs alone and
 //     SPAC loses to WVP greedy (1.016x its copies on a graph of 16.0M
 //     tasks). Under the graph model NE's start leads WVP greedy without it
 //     (0.997x NE's copies, WVP greedy's 1.026x).
@@ -102,13 +102,13 @@ const hugeStartsEdges = 4 << 20
 //     after the own start it added 2.2-7.1 s (in-2004 at 4096 and 16384
 //     tasks a part, circuit5M at 4096; stop 43 in docs/partition-quality).
 //     Under the graph model NE's and WVP greedy's too, below
-//     wvpExpanderMaxEdges edges: on a circuit-like matrix of 5.2M tasks
+//     extraStartsMaxEdges edges: on a circuit-like matrix of 5.2M tasks
 //     SPAC without WVP greedy's had 1.006x, 1.053x and 1.069x its copies
 //     (parts of 256, 1024, 4096), with it 0.986x, 0.993x and 0.998x; on a
 //     web-like graph of 5.3M tasks in parts of 256 NE had 0.997x what
 //     SPAC kept from the own start and WVP greedy's (stop 46).
 //   - clustered but numbered at random (clusterLocality below
-//     clusteredBelow): both, the better kept, and below wvpExpanderMaxEdges
+//     clusteredBelow): both, the better kept, and below extraStartsMaxEdges
 //     WVP greedy's, whose vertex cut does not depend on the numbering. The
 //     own start does: on a web crawl numbered at random it had 1.53x NE's
 //     copies, on a circuit numbered at random still 0.85x; on a circuit of
@@ -117,7 +117,7 @@ const hugeStartsEdges = 4 << 20
 //   - scattered with skewed degrees (CV at least skewedDegrees: R-MAT,
 //     Barabasi-Albert): NE's, 0.77x the own start's copies on a Graph500
 //     R-MAT graph and 0.98x on a Barabasi-Albert one; in parts of fewer
-//     than smallParts tasks, below wvpExpanderMaxEdges, HEP's after it: on
+//     than smallParts tasks, below extraStartsMaxEdges, HEP's after it: on
 //     an R-MAT graph of 5.2M tasks in parts of 256 (spmv model) HEP had
 //     0.991x what SPAC kept from NE's start, and with its start SPAC 0.995x
 //     HEP's copies, 12.3 s against 4.7 (stop 46); in parts of 1024 and 4096
@@ -133,16 +133,17 @@ const hugeStartsEdges = 4 << 20
 func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []string {
 	cv := degreeCV(inc)
 	even := cv < evenDegrees
+	roomy := g.NumEdges() < extraStartsMaxEdges // room for starts added for quality alone
 	switch {
 	case evenExpander(g, inc):
-		if g.Model == matrices.ModelSpMV && g.NumEdges() < wvpExpanderMaxEdges {
+		if g.Model == matrices.ModelSpMV && roomy {
 			return []string{"ne", "wvp"}
 		}
 		return []string{"ne"}
 	case even:
 		starts := []string{"metis", "ne"}
 		banded := orderLocality(g) < bandedOrder
-		if k := (g.NumEdges() + capEdges - 1) / capEdges; k < wvpTwoStageParts || (g.NumEdges() < wvpExpanderMaxEdges && !banded) {
+		if k := (g.NumEdges() + capEdges - 1) / capEdges; k < wvpTwoStageParts || (roomy && !banded) {
 			starts = append(starts, "wvp")
 		}
 		if capEdges >= largeParts && banded {
@@ -154,17 +155,17 @@ func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []stri
 		if capEdges >= largeParts {
 			starts = append(starts, "default")
 		}
-		if g.Model == matrices.ModelGraph && g.NumEdges() < wvpExpanderMaxEdges {
+		if g.Model == matrices.ModelGraph && roomy {
 			starts = append(starts, "ne", "wvp")
 		}
 		return starts
 	case clusterLocality(g, inc) < clusteredBelow:
-		if g.NumEdges() < wvpExpanderMaxEdges {
+		if roomy {
 			return []string{"metis", "ne", "wvp"}
 		}
 		return []string{"metis", "ne"}
 	case cv >= skewedDegrees:
-		if capEdges < smallParts && g.NumEdges() < wvpExpanderMaxEdges {
+		if capEdges < smallParts && roomy {
 			return []string{"ne", "hep"}
 		}
 		return []string{"ne"}
@@ -355,17 +356,17 @@ func wvpStart(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence, o
 // wvpOneCall reports whether the wvp start of a graph of m edges in k parts
 // is WVP greedy's own partition, its vertex partition in one K-way METIS
 // call: below wvpTwoStageParts parts, and from wvpOneCallMinEdges edges to
-// wvpExpanderMaxEdges (item 3's memory) where k times m is at most
-// wvpOneCallMaxWork. There the two stages' cut, refined, lost to WVP
-// greedy's own by 0.6-1.2% on generated graphs of 4.5-5.2M tasks in
-// 4399-5084 parts (a circuit under the graph model, a 2-D Markov chain
-// under both), where the one call kept SPAC ahead (0.973-0.993x WVP
-// greedy's copies) for 8.5-14.9 s against 6.4-9.4 s. Below
-// hugeStartsEdges, where every start runs, the two stages lost nowhere
-// measured, and the one call took the cant stand-in at B=1024 from 8.5-9.1
-// s to 13.9-14.2 s for the same copies (docs/partition-quality, stop 46).
+// extraStartsMaxEdges where k times m is at most wvpOneCallMaxWork. There
+// the two stages' cut, refined, lost to WVP greedy's own by 0.2-1.2% on
+// five of six settings measured (generated graphs of 4.5-5.2M tasks in
+// 4399-20,335 parts: a circuit under the graph model, a 2-D Markov chain
+// under both), where the one call kept SPAC ahead (0.967-0.994x WVP greedy's
+// copies). Below hugeStartsEdges, where every start runs, the two stages
+// lost nowhere measured, and the one call took the cant stand-in at B=1024
+// from 8.5-9.1 s to 13.9-14.2 s for the same copies (docs/partition-quality,
+// stop 46).
 func wvpOneCall(m, k int) bool {
-	return k < wvpTwoStageParts || (m >= wvpOneCallMinEdges && m < wvpExpanderMaxEdges && int64(k)*int64(m) <= wvpOneCallMaxWork)
+	return k < wvpTwoStageParts || (m >= wvpOneCallMinEdges && m < extraStartsMaxEdges && int64(k)*int64(m) <= wvpOneCallMaxWork)
 }
 
 // wvpOneCallMinEdges is hugeStartsEdges (a variable for the tests, whose
@@ -384,16 +385,16 @@ var wvpOneCallMinEdges = hugeStartsEdges
 // same copies (stop 46).
 var wvpOneCallMaxWork int64 = 12e10
 
-// wvpExpanderMaxEdges is the size from which an expander with even degrees
-// runs NE's start alone under the spmv model too: WVP greedy's METIS call
-// would break item 3 of issue 19 (at most 100 B/edge from 16M edges). On an
-// Erdos-Renyi graph of 15,999,735 tasks in 3907 parts SPAC from that start took
-// 227 s and peaked at 180 B/task against NE's 17 s and 55 B/task, for
-// 11,718,507 copies against 11,906,770 (WVP greedy's own: 11,720,119).
-// The wvp starts of stop 46 (wvpOneCall's from wvpTwoStageParts parts, and
-// the graph model's on inputs numbered with locality), whose memory was
-// not measured at that size, keep below it too.
-var wvpExpanderMaxEdges = 16_000_000
+// extraStartsMaxEdges is the size from which hugeStarts adds no start for
+// quality alone (WVP greedy's, HEP's; NE's under the graph model where the
+// own start runs), so that item 3 of issue 19 holds (at most 100 B/edge
+// from 16M edges): WVP greedy's METIS call would break it. On an
+// Erdos-Renyi graph of 15,999,735 tasks in 3907 parts SPAC from NE's and
+// WVP greedy's starts took 227 s and peaked at 180 B/task against NE's 17 s
+// and 55 B/task, for 11,718,507 copies against 11,906,770 (WVP greedy's
+// own: 11,720,119). The other added starts' memory was not measured at
+// that size.
+var extraStartsMaxEdges = 16_000_000
 
 // evenExpander reports whether g is an expander with even degrees (an
 // Erdos-Renyi graph): degrees' CV below evenDegrees, clusterLocality at

@@ -110,19 +110,19 @@ func TestHugeStart(t *testing.T) {
 					t.Errorf("%s (shuffled: %v), parts of %d edges: huge starts %v, want [ne hep]", c.name, shuffle, smallParts/4, s)
 				}
 			}
-			// From wvpExpanderMaxEdges, for its memory, no WVP start on an
+			// From extraStartsMaxEdges, for its memory, no WVP start on an
 			// expander.
 			if slices.Equal(want, expander) {
-				was := wvpExpanderMaxEdges
-				wvpExpanderMaxEdges = g.NumEdges()
+				was := extraStartsMaxEdges
+				extraStartsMaxEdges = g.NumEdges()
 				s := hugeStarts(g, inc, 1024)
-				wvpExpanderMaxEdges = was
+				extraStartsMaxEdges = was
 				if !slices.Equal(s, ne) {
-					t.Errorf("%s (shuffled: %v), %d edges, as many as wvpExpanderMaxEdges: huge starts %v, want %v", c.name, shuffle, g.NumEdges(), s, ne)
+					t.Errorf("%s (shuffled: %v), %d edges, as many as extraStartsMaxEdges: huge starts %v, want %v", c.name, shuffle, g.NumEdges(), s, ne)
 				}
 			}
 			// A mesh in wvpTwoStageParts parts or more: WVP greedy's
-			// start below wvpExpanderMaxEdges edges (in one call or in two
+			// start below extraStartsMaxEdges edges (in one call or in two
 			// stages, as wvpStart decides) unless banded, none from there.
 			if slices.Equal(base, mesh) && c.name != "circuit-graph" {
 				small := g.NumEdges() / wvpTwoStageParts
@@ -133,12 +133,12 @@ func TestHugeStart(t *testing.T) {
 				if s := hugeStarts(g, inc, small); !slices.Equal(s, many) {
 					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts): huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, many)
 				}
-				was := wvpExpanderMaxEdges
-				wvpExpanderMaxEdges = g.NumEdges()
+				was := extraStartsMaxEdges
+				extraStartsMaxEdges = g.NumEdges()
 				s := hugeStarts(g, inc, small)
-				wvpExpanderMaxEdges = was
+				extraStartsMaxEdges = was
 				if !slices.Equal(s, both) {
-					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts), as many edges as wvpExpanderMaxEdges: huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, both)
+					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts), as many edges as extraStartsMaxEdges: huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, both)
 				}
 			}
 		}

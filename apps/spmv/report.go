@@ -49,19 +49,23 @@ func Classify(input string) Class {
 	return OtherKind
 }
 
-// L2Bytes is the last-level cache of the GPU the goals are stated for (an
-// H100: 50 MiB).
-const L2Bytes = 50 << 20
+// DefaultL2Bytes is the last-level cache of the GPU issue 20 states its
+// goals for (an H100: 50 MiB): a report judges "beyond L2" by it when it
+// knows no device (rows merged from files, ReportMeta.L2Bytes 0).
+const DefaultL2Bytes = 50 << 20
 
 // GoalNNZ is the size from which a goal applies: below it a product takes
 // a few microseconds, launch latency whatever the kernel.
 const GoalNNZ = 1_000_000
 
-// BeyondL2 reports whether x and y of a product do not fit the L2 cache
-// together: from there every block's x reads may go to DRAM, the regime a
-// locality schedule is for.
-func BeyondL2(nRows, nCols int, p Precision) bool {
-	return int64(nRows+nCols)*int64(p.Bytes()) > L2Bytes
+// BeyondL2 reports whether x and y of a product do not fit an L2 cache of
+// l2Bytes (DefaultL2Bytes when 0) together: from there every block's x
+// reads may go to DRAM, the regime a locality schedule is for.
+func BeyondL2(nRows, nCols int, p Precision, l2Bytes int64) bool {
+	if l2Bytes <= 0 {
+		l2Bytes = DefaultL2Bytes
+	}
+	return int64(nRows+nCols)*int64(p.Bytes()) > l2Bytes
 }
 
 // goal is the speedup over cuSPARSE's best path of all that issue 20 asks
@@ -94,8 +98,9 @@ type Summary struct {
 	Rows             int
 }
 
-// Summarize groups rows by input and precision, in the order they come.
-func Summarize(rows []Row) []Summary {
+// Summarize groups rows by input and precision, in the order they come;
+// l2Bytes is the device's L2 cache (BeyondL2).
+func Summarize(rows []Row, l2Bytes int64) []Summary {
 	var out []Summary
 	index := map[string]int{}
 	for _, r := range rows {
@@ -106,7 +111,7 @@ func Summarize(rows []Row) []Summary {
 			index[key] = i
 			p, _ := precision.Parse(r.Precision)
 			out = append(out, Summary{Input: r.Input, Precision: r.Precision, Class: Classify(r.Input), NNZ: r.NNZ,
-				BeyondL2: BeyondL2(r.NRows, r.NCols, p), AllOK: true})
+				BeyondL2: BeyondL2(r.NRows, r.NCols, p, l2Bytes), AllOK: true})
 		}
 		s := &out[i]
 		if !r.Ran() {
@@ -149,6 +154,7 @@ type ReportMeta struct {
 	Title    string
 	Device   string
 	CopyGBps float64
+	L2Bytes  int64    // the device's L2 cache, for "beyond L2" (0: DefaultL2Bytes)
 	Plot     string   // base name of the speedup plot beside the report: Plot.svg, Plot.png
 	Commands []string // how the numbers were made
 	Extra    string   // more markdown at the end (e.g. counters)
@@ -172,7 +178,11 @@ func label(r Row) string {
 // precision, the plot, and every row.
 func WriteReport(w io.Writer, rows []Row, meta ReportMeta) error {
 	KernelOrder(rows)
-	sums := Summarize(rows)
+	sums := Summarize(rows, meta.L2Bytes)
+	l2 := meta.L2Bytes
+	if l2 <= 0 {
+		l2 = DefaultL2Bytes
+	}
 	title := meta.Title
 	if title == "" {
 		title = "SpMV on the GPU: SPAC schedules against cuSPARSE"
@@ -185,7 +195,7 @@ func WriteReport(w io.Writer, rows []Row, meta ReportMeta) error {
 		fmt.Fprintf(w, "Measured device-to-device copy: %.0f GB/s (bytes read + written), the ceiling of a memory-bound kernel.", meta.CopyGBps)
 	}
 	fmt.Fprint(w, "\n\n")
-	fmt.Fprint(w, `Times are medians of the timed repetitions (CUDA events, after warm-up), one product y = A x each. GB/s counts the
+	fmt.Fprintf(w, `Times are medians of the timed repetitions (CUDA events, after warm-up), one product y = A x each. GB/s counts the
 minimum traffic of one product (every value and int32 column index once, the row offsets, x and y once), the same
 bytes for every kernel of an input and precision; "of copy" divides that by the copy bandwidth. Speedups are over
 cuSPARSE's best path of all of the same precision (CSR default and ALG2, COO, sliced ELL and BSR where their padding
@@ -196,14 +206,14 @@ a float64 CPU reference: the error of row i is |y_i - ref_i| / sum_j |a_ij x_j|;
 
 Goals (issue 20): on every input of 1M nonzeros or more, the best SPAC kernel at least as fast as cuSPARSE's best
 path (1.00x), and 1.2x where x and y together exceed the L2 cache ("beyond L2"); the fastest kernel of every input
-at 80% or more of the copy bandwidth under the minimum-traffic model. "Best of ours" is the fastest of the
+at 80%% or more of the copy bandwidth under the minimum-traffic model. "Best of ours" is the fastest of the
 toolkit's own kernels, the SPAC schedule kernels, csr-d16 and the plain CSR kernels, whose speedup over cuSPARSE's best
 path is in the next column; the goal columns judge the SPAC kernels. The repetitions run back to back on the same
-data: an input whose traffic fits the device's L2 cache (50 MB on an H100) is served from L2 after the first, so its
-"of copy" is not a DRAM figure and can exceed 100%; inputs of a few hundred thousand nonzeros take a few
+data: an input whose traffic fits the device's L2 cache (%d MiB here%s) is served from L2 after the first, so its
+"of copy" is not a DRAM figure and can exceed 100%%; inputs of a few hundred thousand nonzeros take a few
 microseconds, launch latency, whatever the kernel.
 
-`)
+`, l2>>20, l2Source(meta.L2Bytes))
 	fmt.Fprintln(w, "| input | class | prec | nnz | beyond L2 | fastest kernel | time | of copy | >= 80% | best SPAC | time | B/nnz | best cuSPARSE path | time | B/nnz | SPAC speedup | goal | met | best of ours | speedup | max rel err | all correct |")
 	fmt.Fprintln(w, "|---|---|---|---:|---|---|---:|---:|---|---|---:|---:|---|---:|---:|---:|---:|---|---|---:|---:|---|")
 	for _, s := range sums {
@@ -315,6 +325,14 @@ func yesNo(b bool) string {
 	return "no"
 }
 
+// l2Source says where a report's L2 size came from.
+func l2Source(l2Bytes int64) string {
+	if l2Bytes > 0 {
+		return ""
+	}
+	return ", an H100's: no device given"
+}
+
 // SpeedupFigure plots the speedup of the best SPAC kernel over cuSPARSE's
 // best path: a group of bars per input, a bar per precision, and the goals
 // as lines at 1 (inputs of 1M nonzeros or more) and 1.2 (beyond the L2).
@@ -322,7 +340,7 @@ func yesNo(b bool) string {
 func SpeedupFigure(rows []Row) (*plots.Figure, error) {
 	var inputs, precs []string
 	val := map[string]float64{}
-	for _, s := range Summarize(rows) {
+	for _, s := range Summarize(rows, 0) { // the speedups alone: any L2
 		if s.Speedup == 0 {
 			continue
 		}

@@ -108,9 +108,10 @@ type Result struct {
 	NNZ      int      `json:"nnz"`
 	GPU      string   `json:"gpu"` // the device, or why no GPU ran
 	GPURan   bool     `json:"gpu_ran"`
-	CopyGBps float64  `json:"copy_gbps"`     // device-to-device copy, bytes read + written
-	CuSPARSE string   `json:"cusparse"`      // library file and version, or why it is missing
-	PTX      string   `json:"ptx,omitempty"` // where the kernels came from
+	CopyGBps float64  `json:"copy_gbps"`          // device-to-device copy, bytes read + written
+	L2Bytes  int64    `json:"l2_bytes,omitempty"` // the device's L2 cache
+	CuSPARSE string   `json:"cusparse"`           // library file and version, or why it is missing
+	PTX      string   `json:"ptx,omitempty"`      // where the kernels came from
 	Rows     []Row    `json:"rows_measured,omitempty"`
 	Notes    []string `json:"notes,omitempty"`
 	GPUErr   error    `json:"-"` // why the GPU did not run although asked for
@@ -236,6 +237,7 @@ func RunSpMV(ctx context.Context, cfg SpMVConfig) (*Result, error) {
 		defer dev.Close()
 		res.GPURan = true
 		res.GPU = dev.Info().String()
+		res.L2Bytes = int64(dev.Info().L2Bytes)
 		mod, err := dev.LoadModule(Module)
 		if err != nil {
 			return nil, err

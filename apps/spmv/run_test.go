@@ -150,7 +150,7 @@ func TestSpeedupsAndSummary(t *testing.T) {
 			t.Errorf("%s %s speedup %g, want %g", r.Input, r.Kernel, r.Speedup, w)
 		}
 	}
-	sums := Summarize(rows)
+	sums := Summarize(rows, 0)
 	if len(sums) != 2 {
 		t.Fatalf("%d summaries", len(sums))
 	}
@@ -175,9 +175,35 @@ func TestGoals(t *testing.T) {
 			t.Errorf("goal(%d, beyond L2 %v) = %g, want %g", tc.nnz, tc.beyond, g, tc.want)
 		}
 	}
-	// 10M entries of x and y: 80 MB in fp64, beyond a 50 MiB L2; 40 MB in fp32, not.
-	if !BeyondL2(5_000_000, 5_000_000, FP64) || BeyondL2(5_000_000, 5_000_000, FP32) {
-		t.Error("BeyondL2 misjudges 10M entries of x and y")
+	// 14M entries of x and y: 112 MB in fp64, beyond both; 56 MB in fp32,
+	// beyond the H100's 50 MiB (the default) but not an H200's 60 MiB.
+	for _, tc := range []struct {
+		p    Precision
+		l2   int64
+		want bool
+	}{{FP64, 0, true}, {FP64, 60 << 20, true}, {FP32, 0, true}, {FP32, DefaultL2Bytes, true}, {FP32, 60 << 20, false}} {
+		if got := BeyondL2(7_000_000, 7_000_000, tc.p, tc.l2); got != tc.want {
+			t.Errorf("BeyondL2(14M entries, %v, L2 %d) = %v, want %v", tc.p, tc.l2, got, tc.want)
+		}
+	}
+}
+
+// A report states the L2 it judged by: the device's, else the H100's.
+func TestReportL2(t *testing.T) {
+	rows := []Row{{Input: "big", NRows: 7_000_000, NCols: 7_000_000, NNZ: 35_000_000, Precision: "fp32", Kernel: "cusparse-csr",
+		Device: "gpu", Reps: 5, Micros: 100, OK: true}}
+	for _, tc := range []struct {
+		l2           int64
+		says, beyond string
+	}{{0, "(50 MiB here, an H100's: no device given)", "| big | other | fp32 | 35000000 | yes |"},
+		{60 << 20, "(60 MiB here)", "| big | other | fp32 | 35000000 | no |"}} {
+		var b strings.Builder
+		if err := WriteReport(&b, rows, ReportMeta{L2Bytes: tc.l2}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.says) || !strings.Contains(b.String(), tc.beyond) {
+			t.Errorf("L2 %d: the report does not say %q and %q:\n%s", tc.l2, tc.says, tc.beyond, b.String())
+		}
 	}
 }
 
@@ -374,7 +400,7 @@ func TestRenumberings(t *testing.T) {
 		mk("m~random~rcm", "fp64", "cusparse-csr", 20),
 		mk("other~nd", "fp64", "cusparse-csr", 3), // no "other" of its own: no pair
 	}
-	rs := Renumberings(Summarize(rows))
+	rs := Renumberings(Summarize(rows, 0))
 	if len(rs) != 2 {
 		t.Fatalf("%d renumberings, want 2: %+v", len(rs), rs)
 	}

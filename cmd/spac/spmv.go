@@ -26,29 +26,31 @@ import (
 
 // spmvFlags are the flags of the spmv command.
 type spmvFlags struct {
-	in         inputFlags
-	pf         partFlags
-	kernels    string
-	schedules  string
-	blockSizes string
-	precisions string
-	iters      int
-	warmup     int
-	cpuIters   int
-	useGPU     bool
-	device     int
-	format     outputFormat
-	report     string
-	merge      []string
-	title      string
-	budget     string
-	overflow   string
-	cache      cacheFlags
-	genScale   float64
-	timeBudget float64
-	reorders   string
-	reorderB   int
-	renumber   string
+	in            inputFlags
+	pf            partFlags
+	kernels       string
+	schedules     string
+	blockSizes    string
+	precisions    string
+	iters         int
+	warmup        int
+	cpuIters      int
+	useGPU        bool
+	device        int
+	format        outputFormat
+	report        string
+	merge         []string
+	title         string
+	reportL2      string // --report-l2 as given; reportL2Bytes parsed (0: the device's, else the H100's)
+	reportL2Bytes int64
+	budget        string
+	overflow      string
+	cache         cacheFlags
+	genScale      float64
+	timeBudget    float64
+	reorders      string
+	reorderB      int
+	renumber      string
 }
 
 func spmvCommand(env environment) *cobra.Command {
@@ -171,6 +173,7 @@ cuSPARSE's best path, by input and precision) and DIR/results.csv; --merge adds 
 	fl.StringVar(&f.report, "report", "", "write report.md, speedup.svg, speedup.png and results.csv into this directory")
 	fl.StringArrayVar(&f.merge, "merge", nil, "add the rows of this file (--format csv or json output, or a results.csv) to the report; repeatable")
 	fl.StringVar(&f.title, "title", "", "title of the report")
+	fl.StringVar(&f.reportL2, "report-l2", "", "L2 cache by which the report judges \"beyond L2\" (x and y together larger: the 1.2x goal), 1MiB to 1GiB (default: the device's when this run used one, else 50MiB, the H100's of issue 20)")
 	fl.StringVar(&f.budget, "smem-budget", "48KiB", "shared memory a block of a schedule may use, 1KiB to 48KiB (the kernels do not opt into more)")
 	fl.StringVar(&f.overflow, "overflow", "auto", "when a block's x and y exceed the budget: auto, split or readonly (see 'spac schedule --help')")
 	f.cache.register(c, env)
@@ -256,6 +259,11 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 	budget, err := bytesIn("smem-budget", f.budget, minBudget, schedule.DefaultBudget, minBudgetWhy+"; 48KiB is what a block gets without opting in")
 	if err != nil {
 		return nil, err
+	}
+	if f.reportL2 != "" {
+		if f.reportL2Bytes, err = bytesIn("report-l2", f.reportL2, 1<<20, 1<<30, "a GPU's last-level cache"); err != nil {
+			return nil, err
+		}
 	}
 	policy, err := schedule.ParseOverflow(f.overflow)
 	if err != nil {
@@ -471,8 +479,11 @@ func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*spmv.Result, 
 	spmv.Speedups(rows)
 	for _, res := range results {
 		if res.GPURan && meta.Device == "" {
-			meta.Device, meta.CopyGBps = res.GPU, res.CopyGBps
+			meta.Device, meta.CopyGBps, meta.L2Bytes = res.GPU, res.CopyGBps, res.L2Bytes
 		}
+	}
+	if f.reportL2Bytes > 0 {
+		meta.L2Bytes = f.reportL2Bytes
 	}
 	if meta.CopyGBps == 0 {
 		for _, r := range rows {

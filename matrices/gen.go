@@ -35,6 +35,8 @@ const (
 	streamFEM
 	streamWeb
 	streamEcon
+	streamRoad
+	streamCommunity
 )
 
 func genRand(seed int64, stream uint64) *rand.Rand {

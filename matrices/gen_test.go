@@ -28,6 +28,8 @@ var genCases = []genCase{
 	{"web", true, false, func(s int64) (*COO, error) { return WebGraph(5000, 10, s) }},
 	{"econ", true, false, func(s int64) (*COO, error) { return genEcon(3000, 6, s), nil }},
 	{"epidemic", false, false, func(int64) (*COO, error) { return Epidemic2D(40) }},
+	{"road", true, true, func(s int64) (*COO, error) { return Road(60, 40, 0.7, 0.05, s) }},
+	{"community", true, true, func(s int64) (*COO, error) { return Community(5000, 8, 0.15, s) }},
 }
 
 // checkSorted verifies that entries are sorted by row then column with no
@@ -134,6 +136,95 @@ func TestBarabasiAlbertDegrees(t *testing.T) {
 		if float64(top) < 8*avg {
 			t.Fatalf("m=%d: max degree %d is not heavy-tailed (average %.1f)", m0, top, avg)
 		}
+	}
+}
+
+func TestRoad(t *testing.T) {
+	// keep=1, diag=0: the grid itself.
+	g, err := Road(30, 20, 1, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 29*20 + 30*19; g.NNZ() != want {
+		t.Fatalf("the whole grid: %d edges, want %d", g.NNZ(), want)
+	}
+	r, err := Road(300, 300, 0.7, 0.05, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for v, d := range degrees(r) {
+		if d > 6 {
+			t.Fatalf("vertex %d: degree %d, more than a grid vertex and two diagonals", v, d)
+		}
+		sum += d
+	}
+	// Inner vertices: 4*0.7 + 2*0.05 = 2.9; the border lowers it a little.
+	if avg := float64(sum) / float64(r.NRows); avg < 2.85 || avg > 2.9 {
+		t.Fatalf("mean degree %.3f, want about 2.9", avg)
+	}
+	for e := range r.Row { // neighbours on the grid: numbers within a row and one
+		if d := r.Row[e] - r.Col[e]; d != 1 && d != 300 && d != 301 {
+			t.Fatalf("edge (%d,%d) joins no grid neighbours", r.Row[e], r.Col[e])
+		}
+	}
+}
+
+func TestCommunity(t *testing.T) {
+	n := 20000
+	m, err := Community(n, 8, 0.15, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := n * 8 / 2; m.NNZ() < want*999/1000 || m.NNZ() > want {
+		t.Fatalf("%d edges, want about %d", m.NNZ(), want)
+	}
+	sum, top := 0, 0
+	for _, d := range degrees(m) {
+		sum += d
+		top = max(top, d)
+	}
+	if avg := float64(sum) / float64(n); float64(top) < 8*avg {
+		t.Fatalf("max degree %d is not heavy-tailed (mean %.1f)", top, avg)
+	}
+	// Without edges between communities the graph falls apart into them;
+	// with all edges drawn from everywhere it is one piece, or nearly.
+	components := func(mix float64) int {
+		g, err := Community(n, 8, mix, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := make([]int32, n)
+		for v := range root {
+			root[v] = int32(v)
+		}
+		var find func(int32) int32
+		find = func(v int32) int32 {
+			for root[v] != v {
+				root[v] = root[root[v]]
+				v = root[v]
+			}
+			return v
+		}
+		for e := range g.Row {
+			root[find(g.Row[e])] = find(g.Col[e])
+		}
+		size := make([]int, n)
+		for v := range root {
+			size[find(int32(v))]++
+		}
+		c := 0 // pieces of two vertices or more: a vertex of low weight may draw no edge
+		for _, k := range size {
+			if k > 1 {
+				c++
+			}
+		}
+		return c
+	}
+	apart, whole := components(0), components(1)
+	t.Logf("pieces: %d without edges between communities, %d with only such", apart, whole)
+	if apart < 100 || whole > 3 {
+		t.Fatalf("components: %d without edges between communities, %d with only such edges", apart, whole)
 	}
 }
 
@@ -440,6 +531,13 @@ func TestGeneratorErrors(t *testing.T) {
 		{"fem block", func() error { _, err := FEMBlock(1000, 0, 64, 300, 1); return err }},
 		{"web n=1", func() error { _, err := WebGraph(1, 1, 1); return err }},
 		{"epidemic k", func() error { _, err := Epidemic2D(0); return err }},
+		{"road keep 0", func() error { _, err := Road(10, 10, 0, 0, 1); return err }},
+		{"road diag NaN", func() error { _, err := Road(10, 10, 0.5, math.NaN(), 1); return err }},
+		{"road empty grid", func() error { _, err := Road(0, 10, 0.5, 0, 1); return err }},
+		{"road overflow", func() error { _, err := Road(1<<16, 1<<16, 0.5, 0, 1); return err }},
+		{"community n=1", func() error { _, err := Community(1, 1, 0, 1); return err }},
+		{"community mix 2", func() error { _, err := Community(100, 4, 2, 1); return err }},
+		{"community deg n", func() error { _, err := Community(100, 100, 0.1, 1); return err }},
 	} {
 		if err := tc.err(); err == nil {
 			t.Errorf("%s: no error", tc.name)
@@ -516,6 +614,9 @@ func TestGeneratorTinySizes(t *testing.T) {
 		{"fem-partial", func() (*COO, error) { return FEMBlock(5, 3, 9, 3, 1) }},
 		{"web", func() (*COO, error) { return WebGraph(5, 1, 1) }},
 		{"epidemic", func() (*COO, error) { return Epidemic2D(1) }},
+		{"road", func() (*COO, error) { return Road(1, 1, 1, 1, 1) }},
+		{"road-line", func() (*COO, error) { return Road(5, 1, 1, 1, 1) }},
+		{"community", func() (*COO, error) { return Community(2, 1, 0, 1) }},
 	} {
 		m, err := tc.gen()
 		if err != nil {

@@ -290,6 +290,26 @@ var genKinds = []genKind{
 		},
 	},
 	{
+		name: "road", doc: "road-network-like undirected graph on a grid (mean degree ~2.9, at most 6), symmetric storage",
+		params: []genParam{{"nx", true, genRequired, "grid width"}, {"ny", true, genRequired, "grid height"},
+			{"keep", false, 0.7, "probability of each grid edge"}, {"diag", false, 0.05, "probability of a cell's diagonal"}},
+		check: func(p map[string]float64) error {
+			return checkRoad(genInt(p, "nx"), genInt(p, "ny"), p["keep"], p["diag"])
+		},
+		build: func(p map[string]float64, seed int64) (*COO, error) {
+			return Road(genInt(p, "nx"), genInt(p, "ny"), p["keep"], p["diag"], seed)
+		},
+	},
+	{
+		name: "community", doc: "social-network-like undirected graph with communities and power-law degrees, numbered at random, symmetric storage",
+		params: []genParam{{"n", true, genRequired, "vertices"}, {"deg", false, 10, "mean degree"},
+			{"mix", false, 0.15, "share of edges between communities"}},
+		check: func(p map[string]float64) error { return checkCommunity(genInt(p, "n"), p["deg"], p["mix"]) },
+		build: func(p map[string]float64, seed int64) (*COO, error) {
+			return Community(genInt(p, "n"), p["deg"], p["mix"], seed)
+		},
+	},
+	{
 		name: "epidemic", doc: "2D epidemiology Markov chain on (k+1)(k+2)/2 states (mc2depi: k=1024)",
 		params: []genParam{{"k", true, genRequired, "triangle side"}},
 		check:  func(p map[string]float64) error { return checkEpidemic(genInt(p, "k")) },

@@ -19,7 +19,8 @@ if [ -z "${NO_GEN:-}" ]; then
   gen=${GEN_DIR:-/tmp/spac-gen}
   mkdir -p "$gen"
   for spec in ba:n=20000,m=4 er:n=20000,deg=8 rmat:scale=14 stencil2d:nx=300,ny=300 \
-    stencil3d:nx=40,ny=40,nz=40 circuit:n=50000 fem:n=20000 web:n=30000 epidemic:k=300; do
+    stencil3d:nx=40,ny=40,nz=40 circuit:n=50000 fem:n=20000 web:n=30000 epidemic:k=300 \
+    road:nx=200,ny=200 community:n=20000; do
     f="$gen/${spec//[:=,]/_}.mtx"
     [ -f "$f" ] || bin/spac gen "$spec" --seed 3 -o "$f" >/dev/null
     inputs+=("$f")

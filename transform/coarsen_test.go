@@ -158,3 +158,57 @@ func TestReleaseKeepsTheRest(t *testing.T) {
 		}
 	}
 }
+
+// Pairs that the ranges cut are still made: a graph whose every edge joins
+// the two halves of the vertices (a ring numbered at random is mostly
+// such), coarsened in one level to half its vertices.
+func TestCoarsenPairsAcrossRanges(t *testing.T) {
+	const n = 64 // eight ranges of eight: i and i+32 always lie in different ones
+	w := &WeightedGraph{Xadj: make([]int32, n+1)}
+	for v := int32(0); v < n; v++ {
+		w.Adjncy = append(w.Adjncy, (v+n/2)%n)
+		w.Adjwgt = append(w.Adjwgt, 3)
+		w.Xadj[v+1] = int32(len(w.Adjncy))
+	}
+	lv, err := new(Coarsener).Coarsen(w, nil, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nc := lv.Graph.NumVertices(); nc != n/2 {
+		t.Fatalf("%d coarse vertices, want %d", nc, n/2)
+	}
+	for v := 0; v < n/2; v++ {
+		if lv.Map[v] != lv.Map[v+n/2] {
+			t.Fatalf("vertices %d and %d not merged", v, v+n/2)
+		}
+	}
+
+	// A ring of 80,000 numbered at random: heavy-edge matching pairs about
+	// every vertex whatever the numbering.
+	r := rand.New(rand.NewPCG(7, 8))
+	const m = 80_000
+	label := r.Perm(m)
+	adj := make([][]int32, m)
+	for i := range m {
+		a, b := int32(label[i]), int32(label[(i+1)%m])
+		adj[a] = append(adj[a], b)
+		adj[b] = append(adj[b], a)
+	}
+	ring := &WeightedGraph{Xadj: make([]int32, m+1)}
+	for v := range m {
+		ring.Adjncy = append(ring.Adjncy, adj[v]...)
+		ring.Xadj[v+1] = int32(len(ring.Adjncy))
+	}
+	ring.Adjwgt = make([]int32, len(ring.Adjncy))
+	for i := range ring.Adjwgt {
+		ring.Adjwgt[i] = 1
+	}
+	lv, err = new(Coarsener).Coarsen(ring, nil, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCSR(t, lv.Graph)
+	if nc := lv.Graph.NumVertices(); nc > m*60/100 {
+		t.Fatalf("a ring numbered at random: %d of %d vertices left after one level", nc, m)
+	}
+}

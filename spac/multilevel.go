@@ -66,11 +66,13 @@ const rbDepth = 2
 // groups in parallel.
 //
 // maxVertexWeight bounds a coarse vertex, so that parts can still be
-// balanced from them; maxLevels bounds the levels of coarsening.
-func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad int64, maxVertexWeight int32, maxLevels int, opts metis.Options, progress func(string)) ([]int32, error) {
+// balanced from them; maxLevels bounds the levels of coarsening; across
+// pairs vertices across the coarsener's ranges (transform.Coarsener.Across:
+// for an input numbered without locality).
+func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad int64, maxVertexWeight int32, maxLevels int, across bool, opts metis.Options, progress func(string)) ([]int32, error) {
 	n := w.NumVertices()
 	target := coarseTarget{vertices: max(coarsestPerPart*k, coarsestMinVertices), entries: int64(max(coarsestEntriesPerPart*k, 8*coarsestMinVertices))}
-	h, err := coarsen(ctx, w, nil, nil, maxVertexWeight, maxLevels, target, progress)
+	h, err := coarsen(ctx, w, nil, nil, maxVertexWeight, maxLevels, across, target, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +105,7 @@ func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad
 		g1, w1 := h.graphs[1], h.weights[1]
 		h.graphs[1], h.weights[1] = nil, nil
 		reclaim()
-		v, err := coarsen(ctx, g1, w1, part, maxVertexWeight, maxLevels, target, progress)
+		v, err := coarsen(ctx, g1, w1, part, maxVertexWeight, maxLevels, across, target, progress)
 		if err != nil {
 			return nil, err
 		}
@@ -178,11 +180,11 @@ func (h *hierarchy) unpack(l int) {
 // projection on the coarsest graph). Every level but the coarsest is
 // packed once the next one is built, w included: the caller must not keep
 // w, or its room is not given back.
-func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, within []int32, maxVertexWeight int32, maxLevels int, target coarseTarget, progress func(string)) (*hierarchy, error) {
+func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, within []int32, maxVertexWeight int32, maxLevels int, across bool, target coarseTarget, progress func(string)) (*hierarchy, error) {
 	// One Coarsener per hierarchy: its scratch serves every level and is
 	// garbage once the hierarchy is built, before METIS and refinement.
 	h := &hierarchy{graphs: []*transform.WeightedGraph{w}, weights: [][]int32{weight}, packed: []*transform.Packed{nil}, within: within}
-	cs := new(transform.Coarsener)
+	cs := &transform.Coarsener{Across: across}
 	for len(h.maps) < maxLevels && !target.reached(h.graphs[len(h.maps)]) {
 		if err := ctx.Err(); err != nil {
 			return nil, err

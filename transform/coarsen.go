@@ -19,9 +19,10 @@ type Level struct {
 
 // coarsenChunks is the number of vertex ranges matched and contracted
 // independently, in parallel. It is fixed, not taken from the core count,
-// so that the result does not depend on the machine. Vertices left single
-// in their range are then paired across the ranges' borders (matchAcross):
-// an input numbered without locality has most of its pairs there.
+// so that the result does not depend on the machine. With Across, vertices
+// left single in their range are then paired across the ranges' borders
+// (matchAcross): an input numbered without locality has most of its pairs
+// there.
 const coarsenChunks = 8
 
 // shortRow is the most entries a pair of vertices may have for its coarse
@@ -37,6 +38,13 @@ const shortRow = 16
 // memory (the next level touches half of it). The zero value is ready to
 // use; one Coarsener serves one goroutine at a time.
 type Coarsener struct {
+	// Across pairs vertices across the ranges too (matchAcross), and a
+	// range leaves single a vertex whose heaviest neighbour lies in
+	// another: for a graph numbered without locality, where most pairs
+	// cross the ranges. Off, each range pairs its own vertices alone, which
+	// costs nothing where the numbering keeps neighbours close.
+	Across bool
+
 	match []int32   // every vertex's partner
 	prop  []int32   // matchAcross's proposals
 	pos   [][]int32 // per worker, see Coarsen
@@ -55,9 +63,9 @@ type Coarsener struct {
 // coarse graph (the V-cycles of a multilevel scheme).
 //
 // The vertices are cut into coarsenChunks contiguous ranges, each matched
-// within itself by one of up to GOMAXPROCS workers; the vertices left
-// single are paired across the ranges in one pass (matchAcross), and each
-// range then contracts the pairs whose first member it holds. Coarse
+// within itself by one of up to GOMAXPROCS workers; with Across the vertices
+// left single are paired across the ranges (matchAcross), and each range
+// then contracts the pairs whose first member it holds. Coarse
 // vertices are numbered in the order of their first member, so the result
 // is the same on any machine.
 func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, within []int32) (*Level, error) {
@@ -75,9 +83,9 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 	}
 	match := cs.match[:n]
 	par.Do(chunks, func(c int) {
-		matchRange(w, weight, maxWeight, within, match, bound(c), bound(c+1))
+		matchRange(w, weight, maxWeight, within, match, bound(c), bound(c+1), cs.Across)
 	})
-	if chunks > 1 {
+	if cs.Across && chunks > 1 {
 		cs.matchAcross(w, weight, maxWeight, within, match, chunks, bound)
 	}
 	// Per chunk, the coarse vertices whose first member it holds and their
@@ -204,8 +212,8 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 }
 
 // matchRange matches the vertices of [lo, hi) among themselves: match[v]
-// is v's partner, or v itself.
-func matchRange(w *WeightedGraph, weight []int32, maxWeight int32, within []int32, match []int32, lo, hi int32) {
+// is v's partner, or v itself. across: see Coarsener.Across.
+func matchRange(w *WeightedGraph, weight []int32, maxWeight int32, within []int32, match []int32, lo, hi int32, across bool) {
 	for v := lo; v < hi; v++ {
 		match[v] = -1
 	}
@@ -220,12 +228,21 @@ func matchRange(w *WeightedGraph, weight []int32, maxWeight int32, within []int3
 			// The weight first: it is read in order, while match[u] is
 			// mostly a cache miss (in the contracted graph only the row
 			// chain's neighbours sit next to v).
-			if w.EdgeWeight(i) <= bestW || u < lo || u >= hi || match[u] >= 0 || (within != nil && within[u] != within[v]) {
+			// Across, a neighbour in another range counts by its weight
+			// alone (its match is another worker's): where it is the
+			// heaviest, v is left single for matchAcross rather than
+			// paired by a lighter edge, so that the pairs do not depend on
+			// the numbering.
+			out := u < lo || u >= hi
+			if w.EdgeWeight(i) <= bestW || (out && !across) || (!out && match[u] >= 0) || (within != nil && within[u] != within[v]) {
 				continue
 			}
 			if vertexWeight(weight, u)+wv <= maxWeight {
 				best, bestW = u, w.EdgeWeight(i)
 			}
+		}
+		if best < lo || best >= hi {
+			best = v
 		}
 		match[v], match[best] = best, v
 	}

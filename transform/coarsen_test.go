@@ -26,7 +26,7 @@ func TestCoarsenProperties(t *testing.T) {
 		for level := 0; level < 3; level++ {
 			n := w.NumVertices()
 			maxWeight := int32(2 + r.IntN(6))
-			lv, err := new(Coarsener).Coarsen(w, weight, maxWeight, nil)
+			lv, err := (&Coarsener{Across: trial%2 == 1}).Coarsen(w, weight, maxWeight, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,8 +69,14 @@ func TestCoarsenProperties(t *testing.T) {
 
 // The result depends on the graph alone, not on how many cores run it.
 func TestCoarsenDeterministic(t *testing.T) {
+	for _, across := range []bool{false, true} {
+		coarsenDeterministic(t, across)
+	}
+}
+
+func coarsenDeterministic(t *testing.T, across bool) {
 	w := cantContracted(t, 0.05)
-	first, err := new(Coarsener).Coarsen(w, nil, 64, nil)
+	first, err := (&Coarsener{Across: across}).Coarsen(w, nil, 64, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,12 +84,12 @@ func TestCoarsenDeterministic(t *testing.T) {
 		t.Errorf("one level kept %d of %d vertices", first.Graph.NumVertices(), w.NumVertices())
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	again, err := new(Coarsener).Coarsen(w, nil, 64, nil)
+	again, err := (&Coarsener{Across: across}).Coarsen(w, nil, 64, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(first.Map, again.Map) || !slices.Equal(first.Graph.Adjncy, again.Graph.Adjncy) || !slices.Equal(first.Graph.Adjwgt, again.Graph.Adjwgt) {
-		t.Error("coarsening on one core differs from coarsening on all")
+		t.Errorf("across %v: coarsening on one core differs from coarsening on all", across)
 	}
 }
 
@@ -159,9 +165,9 @@ func TestReleaseKeepsTheRest(t *testing.T) {
 	}
 }
 
-// Pairs that the ranges cut are still made: a graph whose every edge joins
-// the two halves of the vertices (a ring numbered at random is mostly
-// such), coarsened in one level to half its vertices.
+// With Across, pairs that the ranges cut are still made: a graph whose every
+// edge joins the two halves of the vertices (a ring numbered at random is
+// mostly such), coarsened in one level to half its vertices.
 func TestCoarsenPairsAcrossRanges(t *testing.T) {
 	const n = 64 // eight ranges of eight: i and i+32 always lie in different ones
 	w := &WeightedGraph{Xadj: make([]int32, n+1)}
@@ -171,6 +177,13 @@ func TestCoarsenPairsAcrossRanges(t *testing.T) {
 		w.Xadj[v+1] = int32(len(w.Adjncy))
 	}
 	lv, err := new(Coarsener).Coarsen(w, nil, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nc := lv.Graph.NumVertices(); nc != n { // without Across the ranges pair alone, as before
+		t.Fatalf("without Across: %d coarse vertices, want %d", nc, n)
+	}
+	lv, err = (&Coarsener{Across: true}).Coarsen(w, nil, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +216,7 @@ func TestCoarsenPairsAcrossRanges(t *testing.T) {
 	for i := range ring.Adjwgt {
 		ring.Adjwgt[i] = 1
 	}
-	lv, err = new(Coarsener).Coarsen(ring, nil, 2, nil)
+	lv, err = (&Coarsener{Across: true}).Coarsen(ring, nil, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,9 +151,9 @@ func splitConnect(ctx context.Context, g *matrices.Graph, inc *matrices.Incidenc
 		// An input numbered without locality (orderLocality at
 		// scatteredOrder or more) has its tasks' neighbours far apart in the
 		// transformed graph too, so the coarsening pairs across its ranges:
-		// on a circuit of 17M tasks numbered at random that took the own
-		// start from 1,496,710 copies and 1.98 GB (116 B/task) to 1,386,447
-		// and 1.59 GB (93), and a road-like graph numbered at random from
+		// on a circuit of 17M tasks numbered at random that took SPAC from
+		// 1,496,710 copies and a peak of 119 B/task to 1,386,447 and 97
+		// (item 3's bound is 100), and a road-like graph numbered at random from
 		// 42,635 to 41,692 copies (B=1024, graph model). In the natural
 		// order it cost circuit5M 7-12 s for 0.16% fewer copies, and in-2004
 		// 0.36% more copies: there it stays off.

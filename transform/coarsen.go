@@ -253,8 +253,8 @@ func matchRange(w *WeightedGraph, weight []int32, maxWeight int32, within []int3
 // numbered at random, the levels otherwise shrank by a sixth to a quarter
 // each from 3M vertices down, METIS got 1.13M vertices after eight levels
 // (the natural order: fewer after five), and SPAC's own start peaked at
-// 2.04 GB (120 B/task) for 1,496,710 copies; with the pairs across, six
-// levels, 1.58 GB (93 B/task) and 1,475,515 copies. Each single proposes to the single neighbour it shares
+// 2,039,608 KiB (123 B/task) for 1,496,710 copies; with the pairs across,
+// six levels, about 1,580,000 KiB (95 B/task). Each single proposes to the single neighbour it shares
 // its heaviest edge with (ties to the edge a hash of its two ends ranks
 // first, so that proposals meet), the pairs that propose to each other
 // merge, and the rest try again: acrossRounds rounds, each two parallel

@@ -82,30 +82,20 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 		cs.match = bigInt32s(n)
 	}
 	match := cs.match[:n]
-	par.Do(chunks, func(c int) {
-		matchRange(w, weight, maxWeight, within, match, bound(c), bound(c+1), cs.Across)
-	})
-	if cs.Across && chunks > 1 {
-		cs.matchAcross(w, weight, maxWeight, within, match, chunks, bound)
-	}
-	// Per chunk, the coarse vertices whose first member it holds and their
-	// fine entries (the room of their rows), then both as offsets.
+	// Per chunk, the coarse vertices whose first member it holds, and where
+	// the room of their rows (their fine entries) starts; both offsets.
 	count := make([]int32, chunks+1)
 	room := make([]int32, chunks+1)
 	par.Do(chunks, func(c int) {
-		for v := bound(c); v < bound(c+1); v++ {
-			if u := match[v]; u >= v {
-				count[c+1]++
-				room[c+1] += w.Xadj[v+1] - w.Xadj[v]
-				if u != v {
-					room[c+1] += w.Xadj[u+1] - w.Xadj[u]
-				}
-			}
-		}
+		count[c+1] = matchRange(w, weight, maxWeight, within, match, bound(c), bound(c+1), cs.Across)
+		room[c] = w.Xadj[bound(c)]
 	})
+	if cs.Across && chunks > 1 {
+		cs.matchAcross(w, weight, maxWeight, within, match, chunks, bound)
+		recount(w, match, chunks, bound, count, room)
+	}
 	for c := 0; c < chunks; c++ {
 		count[c+1] += count[c]
-		room[c+1] += room[c]
 	}
 	nc := count[chunks]
 
@@ -211,12 +201,14 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 	return &Level{Graph: cw, Weight: cweight, Map: cmap}, nil
 }
 
-// matchRange matches the vertices of [lo, hi) among themselves: match[v]
-// is v's partner, or v itself. across: see Coarsener.Across.
-func matchRange(w *WeightedGraph, weight []int32, maxWeight int32, within []int32, match []int32, lo, hi int32, across bool) {
+// matchRange matches the vertices of [lo, hi) among themselves and returns
+// the number of pairs and singles: match[v] is v's partner, or v itself.
+// across: see Coarsener.Across.
+func matchRange(w *WeightedGraph, weight []int32, maxWeight int32, within []int32, match []int32, lo, hi int32, across bool) int32 {
 	for v := lo; v < hi; v++ {
 		match[v] = -1
 	}
+	nc := int32(0)
 	for v := lo; v < hi; v++ {
 		if match[v] >= 0 {
 			continue
@@ -245,6 +237,32 @@ func matchRange(w *WeightedGraph, weight []int32, maxWeight int32, within []int3
 			best = v
 		}
 		match[v], match[best] = best, v
+		nc++
+	}
+	return nc
+}
+
+// recount redoes Coarsen's per-chunk counts after matchAcross, whose pairs
+// belong to the chunk of their first member and take their second's
+// entries there: count[c+1] the coarse vertices of chunk c, room[c] where
+// its rows start (the entries of the chunks before).
+func recount(w *WeightedGraph, match []int32, chunks int, bound func(int) int32, count, room []int32) {
+	par.Do(chunks, func(c int) {
+		n, entries := int32(0), int32(0)
+		for v := bound(c); v < bound(c+1); v++ {
+			if u := match[v]; u >= v {
+				n++
+				entries += w.Xadj[v+1] - w.Xadj[v]
+				if u != v {
+					entries += w.Xadj[u+1] - w.Xadj[u]
+				}
+			}
+		}
+		count[c+1], room[c+1] = n, entries
+	})
+	room[0] = 0
+	for c := 0; c < chunks; c++ {
+		room[c+1] += room[c]
 	}
 }
 

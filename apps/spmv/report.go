@@ -62,10 +62,15 @@ const GoalNNZ = 1_000_000
 // l2Bytes (DefaultL2Bytes when 0) together: from there every block's x
 // reads may go to DRAM, the regime a locality schedule is for.
 func BeyondL2(nRows, nCols int, p Precision, l2Bytes int64) bool {
+	return int64(nRows+nCols)*int64(p.Bytes()) > l2OrDefault(l2Bytes)
+}
+
+// l2OrDefault is l2Bytes, or DefaultL2Bytes where no L2 is known (0).
+func l2OrDefault(l2Bytes int64) int64 {
 	if l2Bytes <= 0 {
-		l2Bytes = DefaultL2Bytes
+		return DefaultL2Bytes
 	}
-	return int64(nRows+nCols)*int64(p.Bytes()) > l2Bytes
+	return l2Bytes
 }
 
 // goal is the speedup over cuSPARSE's best path of all that issue 20 asks
@@ -179,10 +184,6 @@ func label(r Row) string {
 func WriteReport(w io.Writer, rows []Row, meta ReportMeta) error {
 	KernelOrder(rows)
 	sums := Summarize(rows, meta.L2Bytes)
-	l2 := meta.L2Bytes
-	if l2 <= 0 {
-		l2 = DefaultL2Bytes
-	}
 	title := meta.Title
 	if title == "" {
 		title = "SpMV on the GPU: SPAC schedules against cuSPARSE"
@@ -213,7 +214,7 @@ data: an input whose traffic fits the device's L2 cache (%d MiB here%s) is serve
 "of copy" is not a DRAM figure and can exceed 100%%; inputs of a few hundred thousand nonzeros take a few
 microseconds, launch latency, whatever the kernel.
 
-`, l2>>20, l2Source(meta.L2Bytes))
+`, l2OrDefault(meta.L2Bytes)>>20, l2Source(meta.L2Bytes))
 	fmt.Fprintln(w, "| input | class | prec | nnz | beyond L2 | fastest kernel | time | of copy | >= 80% | best SPAC | time | B/nnz | best cuSPARSE path | time | B/nnz | SPAC speedup | goal | met | best of ours | speedup | max rel err | all correct |")
 	fmt.Fprintln(w, "|---|---|---|---:|---|---|---:|---:|---|---|---:|---:|---|---:|---:|---:|---:|---|---|---:|---:|---|")
 	for _, s := range sums {

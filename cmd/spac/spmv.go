@@ -26,31 +26,30 @@ import (
 
 // spmvFlags are the flags of the spmv command.
 type spmvFlags struct {
-	in            inputFlags
-	pf            partFlags
-	kernels       string
-	schedules     string
-	blockSizes    string
-	precisions    string
-	iters         int
-	warmup        int
-	cpuIters      int
-	useGPU        bool
-	device        int
-	format        outputFormat
-	report        string
-	merge         []string
-	title         string
-	reportL2      string // --report-l2 as given; reportL2Bytes parsed (0: the device's, else the H100's)
-	reportL2Bytes int64
-	budget        string
-	overflow      string
-	cache         cacheFlags
-	genScale      float64
-	timeBudget    float64
-	reorders      string
-	reorderB      int
-	renumber      string
+	in         inputFlags
+	pf         partFlags
+	kernels    string
+	schedules  string
+	blockSizes string
+	precisions string
+	iters      int
+	warmup     int
+	cpuIters   int
+	useGPU     bool
+	device     int
+	format     outputFormat
+	report     string
+	merge      []string
+	title      string
+	reportL2   string
+	budget     string
+	overflow   string
+	cache      cacheFlags
+	genScale   float64
+	timeBudget float64
+	reorders   string
+	reorderB   int
+	renumber   string
 }
 
 func spmvCommand(env environment) *cobra.Command {
@@ -202,6 +201,7 @@ type spmvSetup struct {
 	sopts      schedule.Options
 	orders     []string
 	renumber   []string
+	reportL2   int64 // --report-l2 in bytes; 0: the device's, else the H100's
 }
 
 func (f *spmvFlags) parse() (*spmvSetup, error) {
@@ -261,7 +261,7 @@ func (f *spmvFlags) parse() (*spmvSetup, error) {
 		return nil, err
 	}
 	if f.reportL2 != "" {
-		if f.reportL2Bytes, err = bytesIn("report-l2", f.reportL2, 1<<20, 1<<30, "a GPU's last-level cache"); err != nil {
+		if st.reportL2, err = bytesIn("report-l2", f.reportL2, 1<<20, 1<<30, "a GPU's last-level cache"); err != nil {
 			return nil, err
 		}
 	}
@@ -334,7 +334,7 @@ func runSpMVCmd(c *cobra.Command, args []string, f *spmvFlags) error {
 		}
 	}
 	if f.report != "" {
-		if err := writeSpMVReport(c.Context(), f, results, c.ErrOrStderr()); err != nil {
+		if err := writeSpMVReport(c.Context(), f, st.reportL2, results, c.ErrOrStderr()); err != nil {
 			return err
 		}
 	}
@@ -457,7 +457,7 @@ func dedupeRows(rows []spmv.Row) []spmv.Row {
 // results.csv into the report directory (output.WriteFiles: all complete
 // before any is put in place; other files there stay): this run's rows and
 // those of --merge.
-func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*spmv.Result, warn io.Writer) error {
+func writeSpMVReport(ctx context.Context, f *spmvFlags, l2Bytes int64, results []*spmv.Result, warn io.Writer) error {
 	var rows []spmv.Row
 	for _, path := range f.merge {
 		fh, err := os.Open(path)
@@ -482,8 +482,8 @@ func writeSpMVReport(ctx context.Context, f *spmvFlags, results []*spmv.Result, 
 			meta.Device, meta.CopyGBps, meta.L2Bytes = res.GPU, res.CopyGBps, res.L2Bytes
 		}
 	}
-	if f.reportL2Bytes > 0 {
-		meta.L2Bytes = f.reportL2Bytes
+	if l2Bytes > 0 {
+		meta.L2Bytes = l2Bytes
 	}
 	if meta.CopyGBps == 0 {
 		for _, r := range rows {

@@ -42,6 +42,7 @@ func Params(pc PartitionConfig, in *Input) []schedule.Param {
 			schedule.Param{Key: "polish", Value: strconv.Itoa(o.Polish)},
 			schedule.Param{Key: "refine", Value: strconv.Itoa(o.Refine)},
 			schedule.Param{Key: "starts", Value: strings.Join(o.Starts, ",")},
+			schedule.Param{Key: "memory-per-task", Value: strconv.FormatFloat(o.MemoryPerTask, 'g', -1, 64)},
 			schedule.Param{Key: "revision", Value: spac.Revision},
 		)
 	}

@@ -68,12 +68,16 @@ const rbDepth = 2
 // maxVertexWeight bounds a coarse vertex, so that parts can still be
 // balanced from them; maxLevels bounds the levels of coarsening; across
 // pairs vertices across the coarsener's ranges (transform.Coarsener.Across:
-// for an input numbered without locality).
-func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad int64, maxVertexWeight int32, maxLevels int, across bool, opts metis.Options, progress func(string)) ([]int32, error) {
+// for an input numbered without locality); budget, when not nil, bounds
+// what the hierarchy and METIS may hold (errOverBudget).
+func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad int64, maxVertexWeight int32, maxLevels int, across bool, budget *memoryBudget, opts metis.Options, progress func(string)) ([]int32, error) {
 	n := w.NumVertices()
 	target := coarseTarget{vertices: max(coarsestPerPart*k, coarsestMinVertices), entries: int64(max(coarsestEntriesPerPart*k, 8*coarsestMinVertices))}
-	h, err := coarsen(ctx, w, nil, nil, maxVertexWeight, maxLevels, across, target, progress)
+	h, err := coarsen(ctx, w, nil, nil, maxVertexWeight, maxLevels, across, budget, target, progress)
 	if err != nil {
+		return nil, err
+	}
+	if err := budget.check(h, true); err != nil {
 		return nil, err
 	}
 	progress("metis")
@@ -105,7 +109,7 @@ func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad
 		g1, w1 := h.graphs[1], h.weights[1]
 		h.graphs[1], h.weights[1] = nil, nil
 		reclaim()
-		v, err := coarsen(ctx, g1, w1, part, maxVertexWeight, maxLevels, across, target, progress)
+		v, err := coarsen(ctx, g1, w1, part, maxVertexWeight, maxLevels, across, nil, target, progress)
 		if err != nil {
 			return nil, err
 		}
@@ -179,8 +183,9 @@ func (h *hierarchy) unpack(l int) {
 // respect (so it holds on every level; the hierarchy's within is its
 // projection on the coarsest graph). Every level but the coarsest is
 // packed once the next one is built, w included: the caller must not keep
-// w, or its room is not given back.
-func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, within []int32, maxVertexWeight int32, maxLevels int, across bool, target coarseTarget, progress func(string)) (*hierarchy, error) {
+// w, or its room is not given back. A budget (nil: none) is checked at
+// every level.
+func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, within []int32, maxVertexWeight int32, maxLevels int, across bool, budget *memoryBudget, target coarseTarget, progress func(string)) (*hierarchy, error) {
 	// One Coarsener per hierarchy: its scratch serves every level and is
 	// garbage once the hierarchy is built, before METIS and refinement.
 	h := &hierarchy{graphs: []*transform.WeightedGraph{w}, weights: [][]int32{weight}, packed: []*transform.Packed{nil}, within: within}
@@ -214,6 +219,9 @@ func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, wi
 		h.within = within
 		h.pack(l)
 		reclaim() // the next level takes the room of level l unpacked
+		if err := budget.check(h, false); err != nil {
+			return nil, err
+		}
 		// Once the vertices are too heavy to pair, a level barely shrinks.
 		if 10*int64(lv.Graph.NumVertices()) > 9*int64(fine) {
 			break

@@ -79,7 +79,7 @@ func TestHierarchy(t *testing.T) {
 	// coarsen consumes w (its pages go back once it is packed): the cuts
 	// below are measured on a copy.
 	mg := &metis.Graph{Xadj: slices.Clone(w.Xadj), Adjncy: slices.Clone(w.Adjncy), Adjwgt: slices.Clone(w.Adjwgt)}
-	h, err := coarsen(context.Background(), w, nil, within, 16, 8, false, target, func(string) {})
+	h, err := coarsen(context.Background(), w, nil, within, 16, 8, false, nil, target, func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -210,6 +210,15 @@ type packedMapChunk struct {
 	data    []byte
 }
 
+// Bytes is the room the packed map takes.
+func (p *PackedMap) Bytes() int {
+	b := 0
+	for _, c := range p.chunks {
+		b += len(c.data) + 32
+	}
+	return b
+}
+
 // PackMap packs m; chunks of packChunk entries are packed in parallel, as
 // Pack's are.
 func PackMap(m []int32) *PackedMap {

@@ -31,6 +31,7 @@ type partFlags struct {
 	refine           int
 	starts           string
 	tau              float64
+	memoryPerTask    float64
 	// maxBlock is the largest --block-size the command takes (set by the
 	// command after register: a part size in tasks, or a CUDA block).
 	maxBlock, defaultBlock int
@@ -52,8 +53,9 @@ func (f *partFlags) register(c *cobra.Command) {
 	fl.Float64Var(&f.tau, "tau", spac.DefaultTau, "HEP: a vertex of more than tau times the mean degree is high; edges between two high vertices are streamed (HDRF), the rest grown by NE++ (+Inf: HEP is NE)")
 	fl.IntVar(&f.polish, "polish", spac.DefaultPolish, "SPAC: passes that move single edges to parts holding both endpoints, after the cap pass (0: none; -1: 4 below 1M tasks, none from there, where the pair refinement after it finds the same moves); each move saves a copy")
 	fl.IntVar(&f.refine, "refine", spac.DefaultRefine, "SPAC: rounds of Fiduccia-Mattheyses exchanges between pairs of parts that share vertices, after the polish (0: none)")
-	fl.StringVar(&f.starts, "starts", "auto", "SPAC: first partitions to polish and refine, in parallel, keeping the one with the fewest copies: metis (split-and-connect), ne, hep, wvp (WVP greedy), default (row order); auto: "+strings.Join(spac.DefaultStarts, ",")+" below 1M tasks, "+strings.Join(spac.LargeStarts, ",")+" from there, and from 4M tasks, one after the other: ne where the input is scattered and its degrees skewed (an R-MAT graph; hep after it in parts of fewer than 1024 tasks below 16M tasks), ne then wvp (in one METIS call, ten times NE's time) where they are even (an Erdos-Renyi graph; ne alone under the graph model, where it leads, and from 16M tasks, for memory), metis where its numbering has locality (a web crawl, a circuit; with default too for parts of 4096 tasks or more, and ne and wvp under the graph model below 16M tasks), both where it is clustered with even degrees (a mesh; wvp after them below 2048 parts, or below 16M tasks unless the numbering is banded, where default joins them for parts of 4096 tasks or more) or clustered but numbered at random (wvp after them below 16M tasks). The wvp start is WVP greedy's one METIS call below 2048 parts, and from 4M to 16M tasks where parts times tasks is at most 1.2e11; elsewhere, from 1M tasks, two stages")
+	fl.StringVar(&f.starts, "starts", "auto", "SPAC: first partitions to polish and refine, in parallel, keeping the one with the fewest copies: metis (split-and-connect), ne, hep, wvp (WVP greedy), default (row order); auto: "+strings.Join(spac.DefaultStarts, ",")+" below 1M tasks, "+strings.Join(spac.LargeStarts, ",")+" from there, and from 4M tasks, one after the other: ne where the input is scattered and its degrees skewed (an R-MAT graph; hep after it in parts of fewer than 1024 tasks below 16M tasks), ne then wvp (in one METIS call, ten times NE's time) where they are even (an Erdos-Renyi graph; ne alone under the graph model, where it leads, and from 16M tasks, for memory), metis where its numbering has locality (a web crawl, a circuit; with default too for parts of 4096 tasks or more, and ne and wvp under the graph model below 16M tasks), both where it is clustered with even degrees (a mesh; wvp after them below 2048 parts, or below 16M tasks unless the numbering is banded, where default joins them for parts of 4096 tasks or more) or clustered but numbered at random (wvp after them below 16M tasks). The wvp start is WVP greedy's one METIS call below 2048 parts, and from 4M to 16M tasks where parts times tasks is at most 1.2e11; elsewhere, from 1M tasks, two stages. On an input numbered at random, ne runs before metis, which then numbers its graph by NE's parts")
 	fl.Float64Var(&f.imbalance, "imbalance", spac.DefaultImbalance, "SPAC: imbalance METIS may leave (0.03 = 3%; in (0, 1]) before the cap pass makes every part fit")
+	fl.Float64Var(&f.memoryPerTask, "memory-per-task", spac.DefaultMemoryPerTask, "SPAC, from 16M tasks: the peak memory in bytes per task it holds to; its own start (split-and-connect) is left out, and NE's start used, where its levels and METIS's share, as counted, would take more (0: no bound, for machines with room to spare)")
 }
 
 // registerPerBlock registers the flags less --parts and --block-size, for
@@ -97,6 +99,7 @@ func (f *partFlags) checks() error {
 		intIn("refine", f.refine, 0, 1024, "rounds"),
 		tauIn(f.tau),
 		floatIn("imbalance", f.imbalance, 0, 1, true, "a fraction, e.g. 0.03"),
+		floatIn("memory-per-task", f.memoryPerTask, 0, 1e6, false, "bytes per task, or 0 for no bound"),
 	)
 }
 
@@ -146,8 +149,12 @@ func (f *partFlags) settings() (spac.Options, error) {
 	if err != nil {
 		return spac.Options{}, usageError{err}
 	}
+	memory := f.memoryPerTask
+	if memory == 0 {
+		memory = -1 // the flag's "no bound"
+	}
 	return spac.Options{Starts: starts, Seed: f.seed, DominantWeight: f.dominant, Formulation: form, Order: order,
-		Imbalance: f.imbalance, Coarsen: f.coarsen, Polish: f.polish, Refine: f.refine, Tau: f.tau}, nil
+		Imbalance: f.imbalance, Coarsen: f.coarsen, Polish: f.polish, Refine: f.refine, Tau: f.tau, MemoryPerTask: memory}, nil
 }
 
 // config is how the schedules of the named method are partitioned (a

@@ -33,10 +33,6 @@ type Options struct {
 	StartsBySize   int64                 // the edges the default starts are chosen by (0: the graph's own); a distributed run's share passes the whole input's
 	MemoryPerTask  float64               // from 16M tasks, the peak in bytes a task the own start is held to, or left out (0: DefaultMemoryPerTask; negative: no bound)
 
-	// numberBy, when set, is a partition of the tasks (an earlier start's)
-	// by whose parts the own start numbers its transformed graph: fromStarts
-	// passes it for an input numbered without locality (splitConnect).
-	numberBy []int32
 	// budget, when set, bounds what the own start may hold (fromStarts).
 	budget *memoryBudget
 

@@ -55,7 +55,7 @@ func polishPasses(polish, m int) int {
 // Revision names the version of SPAC's algorithm: it changes whenever the
 // same input and options give a different partition, so that schedules
 // cached by an older version are not taken for this one's.
-const Revision = "2026-11-28.6"
+const Revision = "2026-11-28.7"
 
 // coarsenMinEdges is the size from which the multilevel scheme applies:
 // below it METIS on the whole graph is fast anyway and the matching's small
@@ -158,21 +158,7 @@ func splitConnect(ctx context.Context, g *matrices.Graph, inc *matrices.Incidenc
 		// order it cost circuit5M 7-12 s for 0.16% fewer copies, and in-2004
 		// 0.36% more copies: there it stays off.
 		across := orderLocality(g) >= scatteredOrder
-		if opts.numberBy != nil {
-			progress("renumbering")
-			// The order goes while the levels are built (4 bytes a task at
-			// the peak) and is made again from numberBy, which stays.
-			renumbered, err := transform.Renumber(tg, verticesByPart(opts.numberBy, opts.K, perEdge))
-			if err != nil {
-				return Partition{}, fmt.Errorf("spac: %w", err)
-			}
-			transform.Release(tg.Xadj, tg.Adjncy, tg.Adjwgt)
-			tg = renumbered
-		}
 		vertexPart, err = multilevel(ctx, tg, k, softLoad, int32(max(2, perEdge*opts.Cap/16)), opts.Coarsen, across, opts.budget, metisOptions(opts), progress)
-		if err == nil && opts.numberBy != nil {
-			vertexPart = unnumber(vertexPart, verticesByPart(opts.numberBy, opts.K, perEdge))
-		}
 	} else {
 		progress("metis")
 		vertexPart, err = partitionVertices(ctx, tg, k, maxLoad, metisOptions(opts))
@@ -202,39 +188,6 @@ func splitConnect(ctx context.Context, g *matrices.Graph, inc *matrices.Incidenc
 		return Partition{}, fmt.Errorf("spac: %w", err)
 	}
 	return p, nil
-}
-
-// verticesByPart returns the transformed graph's vertices part by part,
-// in each part in their order: the tasks of part, each as its perEdge
-// vertices (a task is vertex e contracted, clones 2e and 2e+1 split).
-// Numbered so, a task's neighbours in the transformed graph, which share
-// its rows and columns, mostly lie in its own part, close by.
-func verticesByPart(part []int32, k, perEdge int) []int32 {
-	next := make([]int, k+1)
-	for _, p := range part {
-		next[p+1] += perEdge
-	}
-	for p := range k {
-		next[p+1] += next[p]
-	}
-	order := make([]int32, perEdge*len(part))
-	for e, p := range part {
-		for c := range perEdge {
-			order[next[p]] = int32(perEdge*e + c)
-			next[p]++
-		}
-	}
-	return order
-}
-
-// unnumber takes a partition of the renumbered graph, whose vertex i is
-// the graph's vertex order[i], back to the graph's own numbering.
-func unnumber(part, order []int32) []int32 {
-	own := make([]int32, len(part))
-	for i, v := range order {
-		own[v] = part[i]
-	}
-	return own
 }
 
 // fitDominant lowers the dominant weight where the split graph's total edge

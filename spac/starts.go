@@ -131,24 +131,7 @@ const hugeStartsEdges = 4 << 20
 // (docs/partition-quality, stops 29 and 31). One start where one is known
 // to lead: both would take in-2004 from 16 s to 40 s on two cores. Two run
 // one after the other, not side by side: the memory of one start.
-//
-// On an input numbered at random (orderLocality at randomOrder or more)
-// NE's start runs before the own start, which then numbers its
-// transformed graph by NE's parts (fromStarts): numbered at random, the own
-// start's levels packed at 3-4 bytes a neighbour and its peak broke item
-// 3's 100 bytes a task from 16M tasks (web-like graph 115, community graph
-// 149, the circuit5M stand-in 127).
 func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []string {
-	starts := hugeStartsByShape(g, inc, capEdges)
-	if i, j := slices.Index(starts, "metis"), slices.Index(starts, "ne"); i >= 0 && j > i && orderLocality(g) >= randomOrder {
-		starts[i], starts[j] = starts[j], starts[i]
-	}
-	return starts
-}
-
-// hugeStartsByShape is hugeStarts before the order of the own start and
-// NE's is settled.
-func hugeStartsByShape(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []string {
 	cv := degreeCV(inc)
 	even := cv < evenDegrees
 	roomy := g.NumEdges() < extraStartsMaxEdges // room for starts added for quality alone
@@ -202,16 +185,12 @@ func hugeStartsByShape(g *matrices.Graph, inc *matrices.Incidence, capEdges int)
 // an input numbered with locality runs its row order as a start too;
 // bandedOrder, the order locality below which a mesh does (a banded FEM
 // matrix 0.11-0.16; 3-D Laplacians in their grid order 0.69, 2-D ones 0.80,
-// where the row order's parts are thin slabs and never led). randomOrder:
-// the order locality from which an input counts as numbered at random (the
-// generators' inputs numbered at random 0.99-1.20; 2-D Laplacians in their
-// grid order, the highest natural order, 0.80).
+// where the row order's parts are thin slabs and never led).
 const (
 	smallParts     = 1024
 	largeParts     = 4096
 	bandedOrder    = 0.5
 	scatteredOrder = 0.7
-	randomOrder    = 0.9
 	clusteredBelow = 0.75
 	skewedDegrees  = 1
 	evenDegrees    = 0.5
@@ -492,9 +471,6 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 	// From hugeStartsEdges the starts run one after the other, each dropped
 	// once a better one is known: the memory of one start.
 	oneAtATime := size >= hugeStartsEdges
-	// There, on an input numbered at random, the own start numbers
-	// its transformed graph by the best start before it (splitConnect).
-	numberByBest := oneAtATime && orderLocality(g) >= randomOrder
 	// start i, polished and refined, and its copies where there are several
 	// to choose from (one needs no counting: 0.7 s on the circuit5M
 	// stand-in).
@@ -525,13 +501,10 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 		var least int64
 		for i := 0; i < len(names); i++ { // NE's may join (below)
 			if names[i] == "metis" {
-				if numberByBest && best.Part != nil {
-					sub.numberBy = best.Part
-				}
 				sub.budget = newMemoryBudget(g, inc, opts, best.Part)
 			}
 			p, c, err := run(i)
-			sub.numberBy, sub.budget = nil, nil
+			sub.budget = nil
 			if errors.Is(err, errOverBudget) {
 				// Left out: the process holds to the bound, and another
 				// start (NE's below, where none came before) gives the parts.

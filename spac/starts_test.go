@@ -34,20 +34,6 @@ func TestParseStarts(t *testing.T) {
 // generated and at random (the second list): a clustered input numbered at
 // random runs both starts and WVP greedy's, since the own start depends on
 // the numbering.
-// neFirst is starts as hugeStarts orders them for g: NE's before the own
-// start where g is numbered at random (orderLocality at randomOrder or more:
-// the shuffled inputs below), so that the own start can number its graph by
-// NE's parts.
-func neFirst(g *matrices.Graph, starts []string) []string {
-	i, j := slices.Index(starts, "metis"), slices.Index(starts, "ne")
-	if i < 0 || j < i || orderLocality(g) < randomOrder {
-		return starts
-	}
-	s := slices.Clone(starts)
-	s[i], s[j] = s[j], s[i]
-	return s
-}
-
 func TestHugeStart(t *testing.T) {
 	own, ne, both := []string{"metis"}, []string{"ne"}, []string{"metis", "ne"}
 	mesh, expander := []string{"metis", "ne", "wvp"}, []string{"ne", "wvp"}
@@ -99,7 +85,7 @@ func TestHugeStart(t *testing.T) {
 			if one, er := evenExpander(g, inc), strings.HasPrefix(c.name, "er"); one != er {
 				t.Errorf("%s (shuffled: %v): evenExpander %v, want %v", c.name, shuffle, one, er)
 			}
-			if s := hugeStarts(g, inc, 1024); !slices.Equal(s, neFirst(g, want)) {
+			if s := hugeStarts(g, inc, 1024); !slices.Equal(s, want) {
 				t.Errorf("%s (shuffled: %v): huge starts %v, want %v (order locality %.3f, cluster locality %.3f, degrees' CV %.2f)", c.name, shuffle, s, want, orderLocality(g), clusterLocality(g, inc), degreeCV(inc))
 			}
 			base := want
@@ -114,7 +100,7 @@ func TestHugeStart(t *testing.T) {
 			case c.name == "fem" && !shuffle:
 				want = append(slices.Clone(mesh), "default")
 			}
-			if s := hugeStarts(g, inc, largeParts); !slices.Equal(s, neFirst(g, want)) {
+			if s := hugeStarts(g, inc, largeParts); !slices.Equal(s, want) {
 				t.Errorf("%s (shuffled: %v), parts of %d edges: huge starts %v, want %v", c.name, shuffle, largeParts, s, want)
 			}
 			// Parts of fewer than smallParts edges: HEP's start after NE's
@@ -144,14 +130,14 @@ func TestHugeStart(t *testing.T) {
 				if c.name == "fem" && !shuffle {
 					many = both
 				}
-				if s := hugeStarts(g, inc, small); !slices.Equal(s, neFirst(g, many)) {
+				if s := hugeStarts(g, inc, small); !slices.Equal(s, many) {
 					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts): huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, many)
 				}
 				was := extraStartsMaxEdges
 				extraStartsMaxEdges = g.NumEdges()
 				s := hugeStarts(g, inc, small)
 				extraStartsMaxEdges = was
-				if !slices.Equal(s, neFirst(g, both)) {
+				if !slices.Equal(s, both) {
 					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts), as many edges as extraStartsMaxEdges: huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, both)
 				}
 			}

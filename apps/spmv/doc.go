@@ -28,10 +28,14 @@
 //   - csr-d16: CSR's entries in their order, eight a thread in blocks of
 //     B (B/8 threads), each column a uint16 offset from its block's base
 //     (escaped to an int32 where it lies farther), rows from one bit per
-//     entry, the sums as spac-seg8's, no staging (d16.go): w + 2 bytes
+//     entry, the sums as spac-seg8's, x not staged (d16.go): w + 2 bytes
 //     and a bit per nonzero where CSR reads w + 4, and 4 per row; where
 //     most blocks' columns are scattered, those read them as int32 (its
-//     wide form). Its
+//     wide form). A narrow block of at most 256 rows stages its row sums
+//     in shared memory and stores them in one coalesced pass (the
+//     per-run stores in the threads diverged: 21-42% of the lanes idle;
+//     staged, the SPAC kernel issues fewer instructions a nonzero than
+//     cuSPARSE's CSR kernel, docs/gpu-bench-h200). Its
 //     locality is the matrix's order; on a matrix numbered part by part
 //     (spac reorder, --renumber spac) that is SPAC's.
 //   - csr-d16-hot: csr-d16 on the matrix with its columns numbered hottest

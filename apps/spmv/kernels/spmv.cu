@@ -448,6 +448,9 @@ __device__ __forceinline__ void stage_round(int i, int nt, const int4& m, const 
 // goes through the warp's segmented scan, and the lane where the row ends
 // stores it. A row that crosses warps leaves carries in shared memory,
 // which thread 0 adds up in warp order. store(r, s) writes local row r.
+// csr-d16's narrow kernels use seg8_stage below instead wherever a block
+// has at most D16_STAGE_ROWS rows: these stores are divergent (a warp runs
+// a slot's store wherever any lane ends a run there).
 template <typename T, typename Store>
 __device__ __forceinline__ void seg8_sums(const T (&v)[8], const T (&xv)[8], unsigned f, int row0, int tasks,
                                           Store store) {
@@ -544,6 +547,137 @@ __device__ __forceinline__ void seg8_sums(const T (&v)[8], const T (&xv)[8], uns
             }
         }
     }
+}
+
+// A store to shared memory at a 32-bit shared address.
+__device__ __forceinline__ void st_shared(unsigned a, float v) {
+    asm volatile("st.shared.f32 [%0], %1;" ::"r"(a), "f"(v) : "memory");
+}
+__device__ __forceinline__ void st_shared(unsigned a, double v) {
+    asm volatile("st.shared.f64 [%0], %1;" ::"r"(a), "d"(v) : "memory");
+}
+
+// seg8_sums' staged form (csr-d16's narrow kernels, a block of at most
+// D16_STAGE_ROWS rows): every row's sum goes to ys[r] in shared memory, the
+// carries too (thread 0, after a barrier), and it ends with a barrier; the
+// caller then stores ys[0..last] to y in one coalesced pass. In seg8_sums a
+// run's store is a branch that a warp takes wherever any lane ends a run
+// there: seven times in the 8-slot loop, each with the atomic/plain branch
+// and, in spac-d16, a row_map load inside, most lanes idle. Here a thread
+// stores each run that ends inside it as it ends, its first run too (where
+// that run continues a row begun before the thread, its partial sum, which
+// the thread completes after the scan): per slot a predicated shared store,
+// a predicated address increment and the product, no branch.
+//
+// H200, ncu (docs/gpu-bench-h200/README.md, stop 48 variants): warp
+// instructions x 32 a nonzero of csr-d16 62.9 -> 51.0 (fp32) and 68.2 ->
+// 54.0 (fp64) on in-2004, 58.5 -> 51.5 and 63.5 -> 54.5 on circuit5M;
+// spac-d16-own 73.1 -> 52.9, 79.0 -> 55.9, 63.9 -> 53.4, 69.4 -> 56.4, all
+// below cuSPARSE's csrmv (stop 48's counters); active lanes of an average
+// warp instruction 58-71% -> 84-86%. Plain medians: in-2004 csr-d16
+// 45.0-45.4 -> 38.6-38.9 us (fp32), 60.8-61.6 -> 60.5-60.9 (fp64);
+// spac-d16-own 52.2-52.7 -> 40.0-40.1, 72.5-74.4 -> 64.3-64.6; circuit5M
+// csr-d16 144.5-144.9 -> 135.0-135.5, 230.7-230.9 -> 230.4-230.6;
+// spac-d16-own 162.5-164.1 -> 146.3-146.4, 259.6-260.6 -> 244.3-244.5.
+// Tried: every block staged in 1024 rows (no seg8_sums fallback) had the
+// fewest instructions (49.1-54.1), but the driver gave its blocks of 4 and
+// 8 KB a 132 KB shared-memory carveout, and fp32 csr-d16 40 registers:
+// 66.0 us on in-2004 in fp64 and 257.1 on circuit5M, slower than main;
+// 128 rows with thread 0's carries without branches (1.3-2.0 instructions
+// a nonzero fewer) sped spac-d16-own up by 1-3% more, but the driver gave
+// csr-d16 40 and 47 registers: 145.9 and 251.2 us on circuit5M. 256 rows
+// take 1152 and 2240 bytes a block: a 64 KB carveout in fp32, 100 KB in
+// fp64 (32 KB before).
+template <typename T>
+__device__ __forceinline__ void seg8_stage(const T (&v)[8], const T (&xv)[8], unsigned f, int row0, int tasks,
+                                           T* ys) {
+    __shared__ T head[4], tail[4];
+    __shared__ int row_t[4], info[4];
+    const int t = threadIdx.x;
+    const int lane = t & 31, w = t >> 5;
+    const unsigned any = __ballot_sync(FULL_MASK, f != 0u);
+    const unsigned starts = __ballot_sync(FULL_MASK, f & 1u);
+    const int valid = tasks - 8 * t;  // slots with tasks; only the block's last thread has padding
+    unsigned a = (unsigned)__cvta_generic_to_shared(ys + row0);
+    T sum = v[0] * xv[0];
+#pragma unroll
+    for (int j = 1; j < 8; ++j) {
+        if ((f >> j) & 1u) {
+            st_shared(a, sum);  // the run that ends at slot j - 1
+            a += sizeof(T);
+            sum = T(0);
+        }
+        sum += v[j] * xv[j];
+    }
+    const bool multi = f & 0xfeu;
+    const int row = row0 + __popc(f & 0xfeu);  // the row of the thread's last run
+    const unsigned le = any & (FULL_MASK >> (31 - lane));
+    const int seg = le ? 31 - __clz(le) : -1;
+    const int segc = max(seg, 0);
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const T u = __shfl_up_sync(FULL_MASK, sum, d);
+        if (lane - d >= segc) sum += u;
+    }
+    const T prev = __shfl_up_sync(FULL_MASK, sum, 1);
+    bool carry = false;  // this thread ends the warp's first row, begun in an earlier warp
+    if (multi && !(f & 1u)) {
+        // The first run continues a row begun in an earlier lane or warp:
+        // its partial sum is at ys[row0].
+        const T first = ys[row0];
+        if (any & ((1u << lane) - 1u)) {
+            ys[row0] = first + prev;
+        } else {
+            head[w] = lane > 0 ? first + prev : first;
+            carry = true;
+        }
+    }
+    if (valid > 0) {
+        const bool last = valid <= 8;  // the block's last thread with tasks
+        if (last || (lane < 31 && ((starts >> (lane + 1)) & 1u))) {
+            if (seg < 0) {
+                head[w] = sum;
+                carry = true;
+            } else {
+                ys[row] = sum;
+            }
+        } else if (lane == 31) {
+            tail[w] = sum;
+            row_t[w] = row;
+        }
+    }
+    if (tasks > 32 * 8) {  // uniform per block: rows may cross warps
+        const unsigned carried = __ballot_sync(FULL_MASK, carry);
+        if (lane == 0) info[w] = (int)(starts & 1u) | (carried ? 2 : 0) | (tasks > 256 * (w + 1) ? 4 : 0);
+        __syncthreads();
+        if (t == 0) {
+            // seg8_sums' loop, into ys.
+            bool open = false;
+            T c = T(0);
+            int r = 0;
+            for (int k = 0; k < (tasks + 255) >> 8; ++k) {
+                const int fl = info[k];
+                if (open) {
+                    if (fl & 1) {
+                        ys[r] = c;
+                        open = false;
+                    } else if (fl & 2) {
+                        ys[r] = c + head[k];
+                        open = false;
+                    } else {
+                        c += tail[k];
+                        continue;
+                    }
+                }
+                if (fl & 4) {
+                    c = tail[k];
+                    r = row_t[k];
+                    open = true;
+                }
+            }
+        }
+    }
+    __syncthreads();
 }
 
 // spac-seg8: the SPAC schedule with eight slots per thread (B/8 threads, at
@@ -692,6 +826,12 @@ __device__ __forceinline__ T ldg_x(const T* p, unsigned long long policy) {
 // runs the same format over a SPAC schedule's rows, block by block: its
 // row row0 + r is an index into row_map, which holds the row of y, with
 // bit 31 set where other blocks add to it too (atomicAdd; cleared first).
+// The narrow forms stage the sums of a block of at most D16_STAGE_ROWS rows
+// in shared memory (seg8_stage) and store them to y in one coalesced pass,
+// thread r storing row r (spac-d16: row_map read there, coalesced); a block
+// of more rows, and the wide forms (not measured with staging), store with
+// seg8_sums as before.
+#define D16_STAGE_ROWS 256
 template <typename T, bool WIDE, bool MAPPED, bool EARLY = false>
 __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* __restrict__ val,
                                         const unsigned short* __restrict__ delta,
@@ -749,12 +889,17 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
     // circuit 742.3-743.1 against 614.7 (issue20.md, rounds 20 and 21). r0
     // is row0 below, computed here again: row0 declared up here changed the
     // PTX of every csr-d16 kernel, which were tested and timed as they are.
+    // A block staged (D16_STAGE_ROWS) reads the row list in its coalesced
+    // pass, where the early form loads nothing early (not timed on the
+    // 20M-row circuit).
     static_assert((MAPPED && !WIDE) || !EARLY, "only a narrow format's row list is loaded early");
     int first_entry = 0, second_entry = 0;
     if constexpr (EARLY) {
-        const int r0 = (before & 0xffff) + (int)(f & 1u) - 1;
-        first_entry = __ldg(&row_map[m.x + max(r0, 0)]);
-        if (f & 0xfeu) second_entry = __ldg(&row_map[m.x + r0 + 1]);
+        if ((m2.x >> 3) >= D16_STAGE_ROWS) {
+            const int r0 = (before & 0xffff) + (int)(f & 1u) - 1;
+            first_entry = __ldg(&row_map[m.x + max(r0, 0)]);
+            if (f & 0xfeu) second_entry = __ldg(&row_map[m.x + r0 + 1]);
+        }
     }
     T xv[8];
     const unsigned long long keep = MAPPED ? x_keep_policy() : 0;
@@ -778,16 +923,11 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
     }
     const int row0 = (before & 0xffff) + (int)(f & 1u) - 1;  // the local row of the first slot
     const int last = m2.x >> 3;                              // the block's last local row
-    seg8_sums(v, xv, f, row0, m.w, [&](int r, T s) {
+    // Local row r's sum s to y; g is its row_map entry (spac-d16).
+    auto store = [&](int r, T s, int g) {
         int to = m.x + r;
         bool add = (r == 0 && (m2.x & 1)) || (r == last && (m2.x & 2));
         if constexpr (MAPPED) {
-            int g;
-            if constexpr (EARLY) {
-                g = r == row0 ? first_entry : (r == row0 + 1 && (f & 0xfeu)) ? second_entry : __ldg(&row_map[to]);
-            } else {
-                g = __ldg(&row_map[to]);
-            }
             to = g & 0x7fffffff;
             add |= g < 0;
         }
@@ -799,6 +939,28 @@ __device__ __forceinline__ void csr_d16(const int4* __restrict__ meta, const T* 
         } else {
             *p = s;
         }
+    };
+    if (!WIDE && last < D16_STAGE_ROWS) {  // uniform per block
+        __shared__ T ys[D16_STAGE_ROWS];
+        seg8_stage(v, xv, f, row0, m.w, ys);
+        for (int r = t; r <= last; r += blockDim.x) {
+            int g = 0;
+            if constexpr (MAPPED) g = __ldg(&row_map[m.x + r]);
+            store(r, ys[r], g);
+        }
+        return;
+    }
+    seg8_sums(v, xv, f, row0, m.w, [&](int r, T s) {
+        int g = 0;
+        if constexpr (MAPPED) {
+            const int to = m.x + r;
+            if constexpr (EARLY) {
+                g = r == row0 ? first_entry : (r == row0 + 1 && (f & 0xfeu)) ? second_entry : __ldg(&row_map[to]);
+            } else {
+                g = __ldg(&row_map[to]);
+            }
+        }
+        store(r, s, g);
     });
 }
 

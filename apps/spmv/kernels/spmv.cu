@@ -440,6 +440,62 @@ __device__ __forceinline__ void stage_round(int i, int nt, const int4& m, const 
     }
 }
 
+// seg8_last_runs ends seg8_sums and seg8_stage: the lane where a thread's
+// last run (scanned: sum) ends its row stores it, or leaves it to thread 0
+// as its warp's head or tail where the row crosses warps; thread 0 then
+// adds those rows up in warp order. carry: this thread ends the warp's
+// first row, begun in an earlier warp. store(r, s) writes local row r.
+template <typename T, typename Store>
+__device__ __forceinline__ void seg8_last_runs(int t, int lane, int w, T sum, int row, int seg, int valid,
+                                               unsigned starts, int tasks, bool carry, T (&head)[4], T (&tail)[4],
+                                               int (&row_t)[4], int (&info)[4], Store store) {
+    if (valid > 0) {
+        const bool last = valid <= 8;  // the block's last thread with tasks
+        if (last || (lane < 31 && ((starts >> (lane + 1)) & 1u))) {
+            if (seg < 0) {
+                head[w] = sum;
+                carry = true;
+            } else {
+                store(row, sum);
+            }
+        } else if (lane == 31) {
+            tail[w] = sum;
+            row_t[w] = row;
+        }
+    }
+    if (tasks <= 32 * 8) return;  // one warp of tasks: no row crosses a warp (uniform per block)
+    const unsigned carried = __ballot_sync(FULL_MASK, carry);
+    if (lane == 0) info[w] = (int)(starts & 1u) | (carried ? 2 : 0) | (tasks > 256 * (w + 1) ? 4 : 0);
+    __syncthreads();
+    if (t == 0) {
+        // Warp k: bit 0, its first slot starts a row; bit 1, a row begun
+        // before it ends in it (head); bit 2, its last row goes on (tail).
+        bool open = false;
+        T c = T(0);
+        int r = 0;
+        for (int k = 0; k < (tasks + 255) >> 8; ++k) {
+            const int fl = info[k];
+            if (open) {
+                if (fl & 1) {
+                    store(r, c);
+                    open = false;
+                } else if (fl & 2) {
+                    store(r, c + head[k]);
+                    open = false;
+                } else {
+                    c += tail[k];  // the row runs through warp k
+                    continue;
+                }
+            }
+            if (fl & 4) {
+                c = tail[k];
+                r = row_t[k];
+                open = true;
+            }
+        }
+    }
+}
+
 // The sums of eight slots per thread (spac-seg8's, and csr-d16's, whose
 // slots and row starts have the same layout): v and xv the thread's values
 // and x entries, f its row starts (bit j: slot j starts a row), row0 the
@@ -502,51 +558,7 @@ __device__ __forceinline__ void seg8_sums(const T (&v)[8], const T (&xv)[8], uns
             carry = true;
         }
     }
-    if (valid > 0) {
-        const bool last = valid <= 8;  // the block's last thread with tasks
-        if (last || (lane < 31 && ((starts >> (lane + 1)) & 1u))) {
-            if (seg < 0) {
-                head[w] = sum;
-                carry = true;
-            } else {
-                store(row, sum);
-            }
-        } else if (lane == 31) {
-            tail[w] = sum;
-            row_t[w] = row;
-        }
-    }
-    if (tasks <= 32 * 8) return;  // one warp of tasks: no row crosses a warp (uniform per block)
-    const unsigned carried = __ballot_sync(FULL_MASK, carry);
-    if (lane == 0) info[w] = (int)(starts & 1u) | (carried ? 2 : 0) | (tasks > 256 * (w + 1) ? 4 : 0);
-    __syncthreads();
-    if (t == 0) {
-        // Warp k: bit 0, its first slot starts a row; bit 1, a row begun
-        // before it ends in it (head); bit 2, its last row goes on (tail).
-        bool open = false;
-        T c = T(0);
-        int r = 0;
-        for (int k = 0; k < (tasks + 255) >> 8; ++k) {
-            const int fl = info[k];
-            if (open) {
-                if (fl & 1) {
-                    store(r, c);
-                    open = false;
-                } else if (fl & 2) {
-                    store(r, c + head[k]);
-                    open = false;
-                } else {
-                    c += tail[k];  // the row runs through warp k
-                    continue;
-                }
-            }
-            if (fl & 4) {
-                c = tail[k];
-                r = row_t[k];
-                open = true;
-            }
-        }
-    }
+    seg8_last_runs(t, lane, w, sum, row, seg, valid, starts, tasks, carry, head, tail, row_t, info, store);
 }
 
 // A store to shared memory at a 32-bit shared address.
@@ -632,51 +644,8 @@ __device__ __forceinline__ void seg8_stage(const T (&v)[8], const T (&xv)[8], un
             carry = true;
         }
     }
-    if (valid > 0) {
-        const bool last = valid <= 8;  // the block's last thread with tasks
-        if (last || (lane < 31 && ((starts >> (lane + 1)) & 1u))) {
-            if (seg < 0) {
-                head[w] = sum;
-                carry = true;
-            } else {
-                ys[row] = sum;
-            }
-        } else if (lane == 31) {
-            tail[w] = sum;
-            row_t[w] = row;
-        }
-    }
-    if (tasks > 32 * 8) {  // uniform per block: rows may cross warps
-        const unsigned carried = __ballot_sync(FULL_MASK, carry);
-        if (lane == 0) info[w] = (int)(starts & 1u) | (carried ? 2 : 0) | (tasks > 256 * (w + 1) ? 4 : 0);
-        __syncthreads();
-        if (t == 0) {
-            // seg8_sums' loop, into ys.
-            bool open = false;
-            T c = T(0);
-            int r = 0;
-            for (int k = 0; k < (tasks + 255) >> 8; ++k) {
-                const int fl = info[k];
-                if (open) {
-                    if (fl & 1) {
-                        ys[r] = c;
-                        open = false;
-                    } else if (fl & 2) {
-                        ys[r] = c + head[k];
-                        open = false;
-                    } else {
-                        c += tail[k];
-                        continue;
-                    }
-                }
-                if (fl & 4) {
-                    c = tail[k];
-                    r = row_t[k];
-                    open = true;
-                }
-            }
-        }
-    }
+    seg8_last_runs(t, lane, w, sum, row, seg, valid, starts, tasks, carry, head, tail, row_t, info,
+                   [&](int r, T x) { ys[r] = x; });
     __syncthreads();
 }
 

@@ -26,6 +26,9 @@ import (
 var dev *gpu.Device
 
 func TestMain(m *testing.M) {
+	// A kernel variant's PTX ($SPAC_PTX_DIR) is tested as the spac
+	// command would run it.
+	gpu.SetPTXDir(os.Getenv("SPAC_PTX_DIR"))
 	d, err := gpu.Open(0)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cg gpu tests:", err)

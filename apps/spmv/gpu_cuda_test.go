@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 	if s := os.Getenv("SPAC_GPU_DEVICE"); s != "" {
 		ordinal, _ = strconv.Atoi(s)
 	}
+	// A kernel variant's PTX ($SPAC_PTX_DIR) is tested as the spac
+	// command would run it (the log's first line names the PTX loaded).
+	gpu.SetPTXDir(os.Getenv("SPAC_PTX_DIR"))
 	d, err := gpu.Open(ordinal)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "spmv tests:", err)

@@ -87,13 +87,12 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 	count := make([]int32, chunks+1)
 	room := make([]int32, chunks+1)
 	par.Do(chunks, func(c int) {
-		count[c+1] = matchRange(w, weight, maxWeight, within, match, bound(c), bound(c+1), cs.Across)
-		room[c] = w.Xadj[bound(c)]
+		matchRange(w, weight, maxWeight, within, match, bound(c), bound(c+1), cs.Across)
 	})
 	if cs.Across && chunks > 1 {
 		cs.matchAcross(w, weight, maxWeight, within, match, chunks, bound)
-		recount(w, match, chunks, bound, count, room)
 	}
+	recount(w, match, chunks, bound, count, room)
 	for c := 0; c < chunks; c++ {
 		count[c+1] += count[c]
 	}
@@ -117,8 +116,8 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 			}
 		}
 	})
-	adj := bigInt32s(len(w.Adjncy))
-	adjw := bigInt32s(len(w.Adjncy))
+	adj := bigInt32s(int(room[chunks]))
+	adjw := bigInt32s(int(room[chunks]))
 	// cw.Xadj[cv+1] holds the end of coarse row cv in adj until the rows
 	// are moved together.
 	cw := &WeightedGraph{Xadj: bigInt32s(int(nc) + 1)}
@@ -201,14 +200,12 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 	return &Level{Graph: cw, Weight: cweight, Map: cmap}, nil
 }
 
-// matchRange matches the vertices of [lo, hi) among themselves and returns
-// the number of pairs and singles: match[v] is v's partner, or v itself.
-// across: see Coarsener.Across.
-func matchRange(w *WeightedGraph, weight []int32, maxWeight int32, within []int32, match []int32, lo, hi int32, across bool) int32 {
+// matchRange matches the vertices of [lo, hi) among themselves: match[v] is
+// v's partner, or v itself. across: see Coarsener.Across.
+func matchRange(w *WeightedGraph, weight []int32, maxWeight int32, within []int32, match []int32, lo, hi int32, across bool) {
 	for v := lo; v < hi; v++ {
 		match[v] = -1
 	}
-	nc := int32(0)
 	for v := lo; v < hi; v++ {
 		if match[v] >= 0 {
 			continue
@@ -237,15 +234,17 @@ func matchRange(w *WeightedGraph, weight []int32, maxWeight int32, within []int3
 			best = v
 		}
 		match[v], match[best] = best, v
-		nc++
 	}
-	return nc
 }
 
-// recount redoes Coarsen's per-chunk counts after matchAcross, whose pairs
-// belong to the chunk of their first member and take their second's
-// entries there: count[c+1] the coarse vertices of chunk c, room[c] where
-// its rows start (the entries of the chunks before).
+// recount makes Coarsen's per-chunk counts once the pairs are known (a
+// pair belongs to the chunk of its first member, which builds its row, and
+// takes its second's entries there, across the ranges too): count[c+1] the
+// coarse vertices of chunk c, room[c] where its rows start, room[chunks]
+// the room of all. A pair's row has at most its members' entries less the
+// two that join them (paired vertices are neighbours, each listed once in
+// the other's row), so the room is the fine graph's entries less two a
+// pair: Go zeroes the room it hands out again, making all of it resident.
 func recount(w *WeightedGraph, match []int32, chunks int, bound func(int) int32, count, room []int32) {
 	par.Do(chunks, func(c int) {
 		n, entries := int32(0), int32(0)
@@ -254,7 +253,7 @@ func recount(w *WeightedGraph, match []int32, chunks int, bound func(int) int32,
 				n++
 				entries += w.Xadj[v+1] - w.Xadj[v]
 				if u != v {
-					entries += w.Xadj[u+1] - w.Xadj[u]
+					entries += w.Xadj[u+1] - w.Xadj[u] - 2
 				}
 			}
 		}

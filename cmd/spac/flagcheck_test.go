@@ -22,6 +22,7 @@ func TestNumericFlagsRefused(t *testing.T) {
 		{"imbalance", "NaN", "(0, 1]"}, {"imbalance", "+Inf", "(0, 1]"}, {"imbalance", "-Inf", "(0, 1]"},
 		{"imbalance", "0", "(0, 1]"}, {"imbalance", "1.5", "(0, 1]"},
 		{"tau", "0", "> 0"}, {"tau", "-2", "> 0"}, {"tau", "NaN", "> 0"}, {"tau", "-Inf", "> 0"},
+		{"memory-per-task", "-1", "[0, 1e+06]"}, {"memory-per-task", "NaN", "[0, 1e+06]"}, {"memory-per-task", "1e+07", "[0, 1e+06]"},
 	}
 	partSizes := []flagCase{
 		{"parts", "0", "1 or more"}, {"parts", "-3", "1 or more"},

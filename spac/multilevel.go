@@ -190,6 +190,9 @@ func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, wi
 	// garbage once the hierarchy is built, before METIS and refinement.
 	h := &hierarchy{graphs: []*transform.WeightedGraph{w}, weights: [][]int32{weight}, packed: []*transform.Packed{nil}, within: within}
 	cs := &transform.Coarsener{Across: across}
+	if budget != nil {
+		cs.Reserve = func(bytes int64) error { return budget.checkNext(h, bytes) }
+	}
 	for len(h.maps) < maxLevels && !target.reached(h.graphs[len(h.maps)]) {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -45,6 +45,12 @@ type Coarsener struct {
 	// costs nothing where the numbering keeps neighbours close.
 	Across bool
 
+	// Reserve, when set, is told how many bytes Coarsen is about to
+	// allocate for the next level (its adjacency and weights, the map,
+	// the coarse offsets, weights and positions) once the pairs are known,
+	// before it allocates them; an error stops Coarsen with it.
+	Reserve func(bytes int64) error
+
 	match []int32   // every vertex's partner
 	prop  []int32   // matchAcross's proposals
 	pos   [][]int32 // per worker, see Coarsen
@@ -97,6 +103,11 @@ func (cs *Coarsener) Coarsen(w *WeightedGraph, weight []int32, maxWeight int32, 
 		count[c+1] += count[c]
 	}
 	nc := count[chunks]
+	if cs.Reserve != nil {
+		if err := cs.Reserve(8*int64(room[chunks]) + 4*int64(n) + 12*int64(nc)); err != nil {
+			return nil, err
+		}
+	}
 
 	// Number the coarse vertices, then build each chunk's coarse rows in
 	// the room of its pairs' fine entries (the pairs' neighbourhoods can

@@ -1,6 +1,7 @@
 package transform
 
 import (
+	"errors"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -68,6 +69,35 @@ func TestCoarsenProperties(t *testing.T) {
 }
 
 // The result depends on the graph alone, not on how many cores run it.
+// Reserve is told, before the next level is allocated, at least its
+// adjacency's and weights' 8 bytes an entry and 4 a vertex of the map (the
+// room a level is built in: the finer entries less two a pair); its error
+// stops Coarsen.
+func TestCoarsenReserve(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 200; trial++ {
+		g, inc := randomGraph(r)
+		w, err := Contract(g, inc, Walk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var asked int64
+		cs := &Coarsener{Across: trial%2 == 1, Reserve: func(b int64) error { asked = b; return nil }}
+		lv, err := cs.Coarsen(w, nil, int32(2+r.IntN(6)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if need := 8*int64(len(lv.Graph.Adjncy)) + 4*int64(w.NumVertices()); asked < need {
+			t.Fatalf("trial %d: %d bytes reserved, the level takes at least %d", trial, asked, need)
+		}
+		stop := errors.New("no room")
+		cs.Reserve = func(int64) error { return stop }
+		if _, err := cs.Coarsen(w, nil, 4, nil); !errors.Is(err, stop) {
+			t.Fatalf("trial %d: Reserve's error not returned: %v", trial, err)
+		}
+	}
+}
+
 func TestCoarsenDeterministic(t *testing.T) {
 	for _, across := range []bool{false, true} {
 		coarsenDeterministic(t, across)

@@ -55,7 +55,7 @@ func polishPasses(polish, m int) int {
 // Revision names the version of SPAC's algorithm: it changes whenever the
 // same input and options give a different partition, so that schedules
 // cached by an older version are not taken for this one's.
-const Revision = "2026-11-28.7"
+const Revision = "2026-11-28.8"
 
 // coarsenMinEdges is the size from which the multilevel scheme applies:
 // below it METIS on the whole graph is fast anyway and the matching's small

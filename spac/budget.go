@@ -74,16 +74,13 @@ func newMemoryBudget(g *matrices.Graph, inc *matrices.Incidence, opts Options, k
 	return &memoryBudget{limit: int64(countedShare * perTask * float64(m)), held: held}
 }
 
-// check returns errOverBudget, with what was counted, where h (and, with
-// metis, METIS's share of its coarsest graph) would take b over its limit.
-func (b *memoryBudget) check(h *hierarchy, metis bool) error {
+// check returns an overBudget error where h and METIS's share of its
+// coarsest graph would take b over its limit (nil b: never).
+func (b *memoryBudget) check(h *hierarchy) error {
 	if b == nil {
 		return nil
 	}
-	if total := b.count(h, metis); total > b.limit {
-		return &overBudget{counted: total, allowed: b.limit}
-	}
-	return nil
+	return b.over(b.count(h, true))
 }
 
 // count is what h holds beside b's held bytes, with METIS's share of its
@@ -114,7 +111,12 @@ func (b *memoryBudget) count(h *hierarchy, metis bool) int64 {
 // the process peaks (a community graph of 17M tasks: 113 B/task where only
 // the levels built were counted, 105 counting the one in the making).
 func (b *memoryBudget) checkNext(h *hierarchy, next int64) error {
-	if total := b.count(h, false) + next; total > b.limit {
+	return b.over(b.count(h, false) + next)
+}
+
+// over is the error of total bytes counted against b's limit (nil: within).
+func (b *memoryBudget) over(total int64) error {
+	if total > b.limit {
 		return &overBudget{counted: total, allowed: b.limit}
 	}
 	return nil

@@ -53,13 +53,13 @@ func TestMemoryBudget(t *testing.T) {
 		}
 	}
 	var b *memoryBudget
-	if err := b.check(&hierarchy{}, true); err != nil {
+	if err := b.check(&hierarchy{}); err != nil {
 		t.Errorf("no budget: %v", err)
 	}
-	if err := (&memoryBudget{limit: 1}).check(&hierarchy{graphs: nil}, false); err != nil {
+	if err := (&memoryBudget{limit: 1}).checkNext(&hierarchy{graphs: nil}, 0); err != nil {
 		t.Errorf("nothing held: %v", err)
 	}
-	if err := (&memoryBudget{limit: 1, held: 2}).check(&hierarchy{}, false); !errors.Is(err, errOverBudget) {
+	if err := (&memoryBudget{limit: 1, held: 2}).checkNext(&hierarchy{}, 0); !errors.Is(err, errOverBudget) {
 		t.Errorf("held over the limit: %v, want errOverBudget", err)
 	}
 }

@@ -77,7 +77,7 @@ func multilevel(ctx context.Context, w *transform.WeightedGraph, k int, softLoad
 	if err != nil {
 		return nil, err
 	}
-	if err := budget.check(h, true); err != nil {
+	if err := budget.check(h); err != nil {
 		return nil, err
 	}
 	progress("metis")
@@ -183,8 +183,10 @@ func (h *hierarchy) unpack(l int) {
 // respect (so it holds on every level; the hierarchy's within is its
 // projection on the coarsest graph). Every level but the coarsest is
 // packed once the next one is built, w included: the caller must not keep
-// w, or its room is not given back. A budget (nil: none) is checked at
-// every level.
+// w, or its room is not given back. A budget (nil: none) is checked before
+// every level is built (Coarsener.Reserve): what a level holds once built
+// and packed is never more than what that check counted, and the next
+// level's check, or multilevel's before METIS, counts it again.
 func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, within []int32, maxVertexWeight int32, maxLevels int, across bool, budget *memoryBudget, target coarseTarget, progress func(string)) (*hierarchy, error) {
 	// One Coarsener per hierarchy: its scratch serves every level and is
 	// garbage once the hierarchy is built, before METIS and refinement.
@@ -222,9 +224,6 @@ func coarsen(ctx context.Context, w *transform.WeightedGraph, weight []int32, wi
 		h.within = within
 		h.pack(l)
 		reclaim() // the next level takes the room of level l unpacked
-		if err := budget.check(h, false); err != nil {
-			return nil, err
-		}
 		// Once the vertices are too heavy to pair, a level barely shrinks.
 		if 10*int64(lv.Graph.NumVertices()) > 9*int64(fine) {
 			break

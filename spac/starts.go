@@ -505,11 +505,9 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 			}
 			p, c, err := run(i)
 			sub.budget = nil
-			if errors.Is(err, errOverBudget) {
+			if over := (*overBudget)(nil); errors.As(err, &over) {
 				// Left out: the process holds to the bound, and another
 				// start (NE's below, where none came before) gives the parts.
-				var over *overBudget
-				errors.As(err, &over)
 				tell(sub, fmt.Sprintf("start %s: left out (%v)", names[i], over))
 				giveBack()
 				if i == len(names)-1 && best.Part == nil {

@@ -58,6 +58,16 @@ type Graph struct {
 // NumEdges is the number of tasks.
 func (g *Graph) NumEdges() int { return len(g.U) }
 
+// Entry is the row and column (0-based) of the matrix entry that edge e
+// stands for: the graph alone answers, once the matrix is let go.
+func (g *Graph) Entry(e int) (row, col int32) {
+	col = g.V[e]
+	if g.Model == ModelSpMV {
+		col -= int32(g.NumRowVertices)
+	}
+	return g.U[e], col
+}
+
 // LocalityGraph builds the locality graph of m under the given model, one
 // edge per stored entry of m in m's order. Expand m first (COO.Expanded) to
 // count both triangles of a symmetric matrix.

@@ -213,6 +213,29 @@ func (in *Input) Locality() error {
 	return nil
 }
 
+// DropEntries keeps what partitioning reads, the locality graph (built
+// if need be), and lets go of the entries the graph does not share: the
+// stored half of a symmetric matrix, whose expansion the graph's rows are,
+// and under the spmv model the columns, which it numbers after the rows.
+// That is 4 to 8 bytes a task of 'spac partition''s peak memory, which
+// --memory-per-task bounds (issue 19). Matrix and Used keep their name,
+// dimensions, field and symmetry, without entries; Graph.Entry gives edge
+// e's row and column. Call Describe before: it counts the entries.
+func (in *Input) DropEntries() error {
+	if err := in.Locality(); err != nil {
+		return err
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.Matrix, in.Used = withoutEntries(in.Matrix), withoutEntries(in.Used)
+	return nil
+}
+
+// withoutEntries is m's description without its entries.
+func withoutEntries(m *matrices.COO) *matrices.COO {
+	return &matrices.COO{Name: m.Name, NRows: m.NRows, NCols: m.NCols, Field: m.Field, Symmetry: m.Symmetry, Format: m.Format, Duplicates: m.Duplicates}
+}
+
 // Describe is a line about the input: dimensions, entries and, once built,
 // the locality graph.
 func (in *Input) Describe() string {

@@ -215,6 +215,9 @@ symmetric entries follow the stored entry they mirror).`,
 			}
 			prog := in.progress()
 			prog.Printf("%s", data.Describe())
+			if err := data.DropEntries(); err != nil {
+				return err
+			}
 			p, met, err := pipeline.Partition(c.Context(), data, m, opts, prog)
 			if err != nil {
 				return err
@@ -274,7 +277,8 @@ func (f *inputFlags) loadStructure(ctx context.Context, path string) (*pipeline.
 }
 
 // writeAssignment writes "row col part" for every edge of the locality
-// graph, row and column 1-based. The lines are formatted in pieces of
+// graph, row and column 1-based, from the graph (the entries are let go
+// before partitioning: Input.DropEntries). The lines are formatted in pieces of
 // assignmentPiece, a piece per core at a time, and written in order:
 // formatted one by one with fmt they took 8 of the 9 s that followed the
 // circuit5M stand-in's partition.
@@ -285,9 +289,10 @@ func writeAssignment(w io.Writer, in *pipeline.Input, p spac.Partition) error {
 		par.Do(len(bufs), func(i int) {
 			b := bufs[i][:0]
 			for e := lo + i*assignmentPiece; e < min(n, lo+(i+1)*assignmentPiece); e++ {
-				b = strconv.AppendInt(b, int64(in.Used.Row[e])+1, 10)
+				row, col := in.Graph.Entry(e)
+				b = strconv.AppendInt(b, int64(row)+1, 10)
 				b = append(b, '\t')
-				b = strconv.AppendInt(b, int64(in.Used.Col[e])+1, 10)
+				b = strconv.AppendInt(b, int64(col)+1, 10)
 				b = append(b, '\t')
 				b = strconv.AppendInt(b, int64(p.Part[e]), 10)
 				b = append(b, '\n')

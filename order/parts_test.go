@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/spac-gpu/spac/matrices"
 )
 
 // homeOracle is the part of each of n vertices by direct counting: the part
@@ -30,16 +32,55 @@ func homeOracle(n int, vertex, part []int32, k int) []int {
 	return home
 }
 
-// checkByParts checks one side's ordering against the oracle: a
-// permutation, vertices by home part, original order within a part.
-func checkByParts(t *testing.T, side string, perm []int32, n int, vertex, part []int32, k int) {
+// otherOracle is, for each of n vertices, the lowest part other than
+// home[v] holding one of v's entries, -1 for none.
+func otherOracle(n int, vertex, part []int32, home []int) []int {
+	other := make([]int, n)
+	for v := range other {
+		other[v] = -1
+	}
+	for e, v := range vertex {
+		if p := int(part[e]); p != home[v] && (other[v] < 0 || p < other[v]) {
+			other[v] = p
+		}
+	}
+	return other
+}
+
+// checkByParts checks one side's ordering against the oracle: the
+// vertices sorted by home part under label (nil: the partition's
+// numbering; vertices without entries last), then by the other part under
+// label (none first), then by their place in within.
+func checkByParts(t *testing.T, side string, perm []int32, n int, vertex, part []int32, k int, label, within []int32) {
 	t.Helper()
 	checkPerm(t, perm, n)
 	home := homeOracle(n, vertex, part, k)
-	for i := 1; i < n; i++ {
-		a, b := perm[i-1], perm[i]
-		if home[a] > home[b] || (home[a] == home[b] && a > b) {
-			t.Fatalf("%s: %d (part %d) before %d (part %d)", side, a, home[a], b, home[b])
+	other := otherOracle(n, vertex, part, home)
+	relabel := func(p int) int {
+		if label == nil || p < 0 || p >= k {
+			return p
+		}
+		return int(label[p])
+	}
+	place := Inverse(within)
+	want := make([]int32, n)
+	for v := range want {
+		want[v] = int32(v)
+	}
+	slices.SortFunc(want, func(a, b int32) int {
+		if d := relabel(home[a]) - relabel(home[b]); d != 0 {
+			return d
+		}
+		if d := relabel(other[a]) - relabel(other[b]); d != 0 {
+			return d
+		}
+		return int(place[a] - place[b])
+	})
+	if !slices.Equal(perm, want) {
+		for i := range perm {
+			if perm[i] != want[i] {
+				t.Fatalf("%s: place %d holds %d (home %d, other %d), want %d (home %d, other %d)", side, i, perm[i], home[perm[i]], other[perm[i]], want[i], home[want[i]], other[want[i]])
+			}
 		}
 	}
 }
@@ -59,9 +100,10 @@ func TestByParts(t *testing.T) {
 	if want := []int32{1, 2, 0, 3}; !slices.Equal(rows, want) {
 		t.Errorf("rows %v, want %v", rows, want)
 	}
-	// Columns: 0 has both its entries in part 1; 1 one in each (tie: 0);
-	// 2 and 3 are in part 0; 4 is empty.
-	if want := []int32{1, 2, 3, 0, 4}; !slices.Equal(cols, want) {
+	// Columns: 0 has both its entries in part 1; 1 one in each (tie: 0),
+	// so part 1 touches it too and it comes after 2 and 3, which only part
+	// 0 touches; 4 is empty.
+	if want := []int32{2, 3, 1, 0, 4}; !slices.Equal(cols, want) {
 		t.Errorf("columns %v, want %v", cols, want)
 	}
 
@@ -78,8 +120,62 @@ func TestByParts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkByParts(t, "rows", rows, nr, row, part, k)
-			checkByParts(t, "columns", cols, nc, col, part, k)
+			byPart := matrices.CountingSort(part, k, nil)
+			sw := newSweep(nr, nc, row, col)
+			label := sw.partLabels(row, col, part, k, homes(nr, row, part, k, byPart).home, homes(nc, col, part, k, byPart).home)
+			checkByParts(t, "rows", rows, nr, row, part, k, label, sw.rows)
+			checkByParts(t, "columns", cols, nc, col, part, k, label, sw.cols)
+		})
+	}
+}
+
+// TestByPartsChain: parts that form a chain but are numbered out of it
+// (as a partitioner growing parts from random seeds numbers them) are
+// renumbered along the chain; parts numbered along it keep their numbers.
+// The matrix is the path graph's, 8 vertices a part.
+func TestByPartsChain(t *testing.T) {
+	const k, per = 6, 8
+	for _, tc := range []struct {
+		name    string
+		chain   []int32 // the part of each stretch of the path, in path order
+		renamed bool
+	}{
+		{"in order", []int32{0, 1, 2, 3, 4, 5}, false},
+		{"scattered", []int32{3, 0, 5, 1, 4, 2}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := k * per
+			var row, col, part []int32
+			for v := 0; v < n; v++ {
+				for _, u := range []int{v - 1, v, v + 1} {
+					if u >= 0 && u < n {
+						row, col = append(row, int32(v)), append(col, int32(u))
+						part = append(part, tc.chain[v/per])
+					}
+				}
+			}
+			rows, cols, err := ByParts(n, n, row, col, part, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Along the chain, each stretch's rows and columns stay
+			// consecutive, and consecutive stretches are numbered next to
+			// each other: |place of v - place of v+1| is small everywhere.
+			for _, perm := range [][]int32{rows, cols} {
+				place := Inverse(perm)
+				worst := int32(0)
+				for v := 0; v+1 < n; v++ {
+					worst = max(worst, place[v+1]-place[v], place[v]-place[v+1])
+				}
+				if worst > 2*per {
+					t.Errorf("neighbours on the path numbered %d apart, want at most %d", worst, 2*per)
+				}
+			}
+			byPart := matrices.CountingSort(part, k, nil)
+			label := newSweep(n, n, row, col).partLabels(row, col, part, k, homes(n, row, part, k, byPart).home, homes(n, col, part, k, byPart).home)
+			if (label != nil) != tc.renamed {
+				t.Errorf("parts renumbered: %v, want %v", label != nil, tc.renamed)
+			}
 		})
 	}
 }

@@ -100,7 +100,7 @@ func (f *reorderFlags) orderOf(ctx context.Context, in *pipeline.Input, name str
 		rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
 		return rows, cols, nil
 	case orderRCM, orderND:
-		n, ptr, adj := patternGraph(m)
+		n, ptr, adj := order.Pattern(m.NRows, m.NCols, m.Row, m.Col)
 		var perm []int32
 		if name == orderRCM {
 			perm = order.RCM(n, ptr, adj)
@@ -148,31 +148,6 @@ func identity(n int) []int32 {
 		p[i] = int32(i)
 	}
 	return p
-}
-
-// patternGraph is m's nonzero pattern as a CSR graph for the orderings:
-// A's rows as vertices for a square matrix (order.RCM and order.ND
-// symmetrize it), else the bipartite graph of rows and columns (columns
-// numbered after the rows).
-func patternGraph(m *matrices.COO) (n int, ptr []int64, adj []int32) {
-	n, shift := m.NRows, int32(0)
-	if m.NRows != m.NCols {
-		n, shift = m.NRows+m.NCols, int32(m.NRows)
-	}
-	ptr = make([]int64, n+1)
-	for _, r := range m.Row {
-		ptr[r+1]++
-	}
-	for i := range n {
-		ptr[i+1] += ptr[i]
-	}
-	adj = make([]int32, m.NNZ())
-	fill := slices.Clone(ptr[:n])
-	for e, r := range m.Row {
-		adj[fill[r]] = m.Col[e] + shift
-		fill[r]++
-	}
-	return n, ptr, adj
 }
 
 // permuted returns m renumbered by the new-to-old orders rows and cols:
@@ -245,8 +220,11 @@ Orders (--order):
   spac  part by part: IN's nonzeros are partitioned with SPAC into parts of
         --block-size nonzeros (the partition of 'spac schedule', cached the
         same way); every row and every column goes to the part holding most
-        of its entries, parts are numbered one after the other, the original
-        order kept inside a part. Rows and columns get different numberings.
+        of its entries, parts are numbered one after the other (in the
+        partition's numbering, or along reverse Cuthill-McKee's sweep of the
+        matrix where that keeps the parts that share vertices closer); inside
+        a part, what no other part touches comes first, then what it shares,
+        grouped by the other part. Rows and columns get different numberings.
   rcm   reverse Cuthill-McKee: breadth-first from a pseudo-peripheral
         vertex, neighbours by increasing degree, reversed; small bandwidth.
   nd    METIS nested dissection (METIS_NodeND): halves numbered one after

@@ -217,7 +217,7 @@ func (in *Input) Locality() error {
 // if need be), and lets go of the entries the graph does not share: the
 // stored half of a symmetric matrix, whose expansion the graph's rows are,
 // and under the spmv model the columns, which it numbers after the rows.
-// That is 4 to 8 bytes a task of 'spac partition''s peak memory, which
+// That is 4 to 8 bytes a task of the partition command's peak memory, which
 // --memory-per-task bounds (issue 19). Matrix and Used keep their name,
 // dimensions, field and symmetry, without entries; Graph.Entry gives edge
 // e's row and column. Call Describe before: it counts the entries.

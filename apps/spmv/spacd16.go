@@ -205,11 +205,13 @@ func d16EarlyRows(info gpu.DeviceInfo, nRows, nCols int, p Precision, wide bool)
 }
 
 // SPACOrder returns the order of the rows and of the columns that schedule
-// a induces, perm[new] = old, for spac-d16-ord: order.ByParts's order over
-// the schedule's blocks (each row and column goes to the block holding most
-// of its tasks, the first of equals; the blocks one after the other; inside
-// a block, and for the rows and columns without tasks, after every block,
-// the original order), with the blocks in the order partsNear gives them.
+// a induces, perm[new] = old, for spac-d16-ord: each row and column goes
+// to the block holding most of its tasks, the first of equals; the blocks
+// one after the other, in the order partsNear gives them; inside a block,
+// and for the rows and columns without tasks, after every block, the
+// original order. (order.ByParts, the order of spac reorder, also groups a part's
+// shared vertices by the part they face, in RCM's sweep; this order has
+// not been measured that way on the GPU.)
 // Numbered so, a block's rows and the columns they read are mostly one run
 // each: csr-d16's format then needs no 24-bit wide form where the input's
 // own order has no locality (a mesh numbered at random), and a sector of x

@@ -227,7 +227,11 @@ func (in *Input) DropEntries() error {
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	same := in.Used == in.Matrix
 	in.Matrix, in.Used = withoutEntries(in.Matrix), withoutEntries(in.Used)
+	if same { // Used is Matrix as stored (AsStored, or a general matrix)
+		in.Used = in.Matrix
+	}
 	return nil
 }
 

@@ -33,8 +33,8 @@ func TestWriteAssignmentPieces(t *testing.T) {
 			if err := in.DropEntries(); err != nil {
 				t.Fatal(err)
 			}
-			if in.Used.Row != nil || in.Used.NRows != n {
-				t.Fatalf("%v: DropEntries kept %d entries and %d rows, want none and %d", model, len(in.Used.Row), in.Used.NRows, n)
+			if in.Used.Row != nil || in.Used.NRows != n || in.Used != in.Matrix {
+				t.Fatalf("%v: DropEntries kept %d entries and %d rows (Used is Matrix: %v), want none, %d and true", model, len(in.Used.Row), in.Used.NRows, in.Used == in.Matrix, n)
 			}
 			if err := writeAssignment(&got, in, p); err != nil {
 				t.Fatal(err)

@@ -141,21 +141,28 @@ type sweep struct{ rows, cols, place []int32 }
 
 func newSweep(nRows, nCols int, row, col []int32) sweep {
 	n, ptr, adj := Pattern(nRows, nCols, row, col)
-	order := RCM(n, ptr, adj)
-	place := Inverse(order)
+	perm := RCM(n, ptr, adj)
+	rows, cols := Sides(perm, nRows, nCols)
+	return sweep{rows: rows, cols: cols, place: Inverse(perm)[:nRows]}
+}
+
+// Sides splits an ordering of Pattern's graph into the orderings of the
+// rows and of the columns (both perm[new] = old): for a square matrix the
+// one ordering serves both, else the bipartite graph's vertices are the
+// rows, then the columns.
+func Sides(perm []int32, nRows, nCols int) (rows, cols []int32) {
 	if nRows == nCols {
-		return sweep{rows: order, cols: order, place: place}
+		return perm, perm
 	}
-	// The bipartite graph's: rows, then columns.
-	sw := sweep{rows: make([]int32, 0, nRows), cols: make([]int32, 0, nCols), place: place[:nRows]}
-	for _, v := range order {
+	rows, cols = make([]int32, 0, nRows), make([]int32, 0, nCols)
+	for _, v := range perm {
 		if int(v) < nRows {
-			sw.rows = append(sw.rows, v)
+			rows = append(rows, v)
 		} else {
-			sw.cols = append(sw.cols, v-int32(nRows))
+			cols = append(cols, v-int32(nRows))
 		}
 	}
-	return sw
+	return rows, cols
 }
 
 // partLabels returns the parts numbered along the sweep (label[p] is part

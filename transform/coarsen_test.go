@@ -68,7 +68,6 @@ func TestCoarsenProperties(t *testing.T) {
 	}
 }
 
-// The result depends on the graph alone, not on how many cores run it.
 // Reserve is told, before the next level is allocated, at least its
 // adjacency's and weights' 8 bytes an entry and 4 a vertex of the map (the
 // room a level is built in: the finer entries less two a pair); its error
@@ -98,6 +97,7 @@ func TestCoarsenReserve(t *testing.T) {
 	}
 }
 
+// The result depends on the graph alone, not on how many cores run it.
 func TestCoarsenDeterministic(t *testing.T) {
 	for _, across := range []bool{false, true} {
 		coarsenDeterministic(t, across)

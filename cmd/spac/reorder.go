@@ -107,17 +107,7 @@ func (f *reorderFlags) orderOf(ctx context.Context, in *pipeline.Input, name str
 		} else if perm, err = order.ND(n, ptr, adj, int32(f.pf.seed)); err != nil {
 			return nil, nil, err
 		}
-		if m.NRows == m.NCols {
-			return perm, perm, nil
-		}
-		// The bipartite graph's vertices: rows, then columns.
-		for _, v := range perm {
-			if int(v) < m.NRows {
-				rows = append(rows, v)
-			} else {
-				cols = append(cols, v-int32(m.NRows))
-			}
-		}
+		rows, cols = order.Sides(perm, m.NRows, m.NCols)
 		return rows, cols, nil
 	case orderSPAC:
 		pc, err := f.pf.config("spac")

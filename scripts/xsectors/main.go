@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/order"
 )
 
 func main() {
@@ -90,27 +91,22 @@ func report(path string, windows, cachesMiB []int) error {
 	return nil
 }
 
-// rowsCSR is m's columns in row order: row r's are col[ptr[r]:ptr[r+1]].
-func rowsCSR(m *matrices.COO) (ptr []int, col []int32) {
-	ptr = make([]int, m.NRows+1)
-	for _, r := range m.Row {
-		ptr[r+1]++
+// rowsCSR is m's columns in row order: row r's are col[ptr[r]:ptr[r+1]]
+// (order.Pattern's graph, with a rectangular matrix's columns numbered
+// from 0 again).
+func rowsCSR(m *matrices.COO) (ptr []int64, col []int32) {
+	_, ptr, col = order.Pattern(m.NRows, m.NCols, m.Row, m.Col)
+	if m.NRows != m.NCols {
+		for i := range col {
+			col[i] -= int32(m.NRows)
+		}
 	}
-	for r := range m.NRows {
-		ptr[r+1] += ptr[r]
-	}
-	col = make([]int32, len(m.Row))
-	next := append([]int(nil), ptr[:m.NRows]...)
-	for e, r := range m.Row {
-		col[next[r]] = m.Col[e]
-		next[r]++
-	}
-	return ptr, col
+	return ptr[:m.NRows+1], col
 }
 
 // windowSectors sums, over windows of w consecutive rows, the distinct
 // sectors of x the window reads.
-func windowSectors(ptr []int, col []int32, nCols int, perSect int32, w int) int64 {
+func windowSectors(ptr []int64, col []int32, nCols int, perSect int32, w int) int64 {
 	stamp := make([]int32, (int32(nCols)+perSect-1)/perSect)
 	for i := range stamp {
 		stamp[i] = -1

@@ -440,6 +440,25 @@ __device__ __forceinline__ void stage_round(int i, int nt, const int4& m, const 
     }
 }
 
+// seg8_scan is the segmented warp scan of seg8_sums and seg8_stage over
+// the threads' last runs (sum): a thread's segment starts at the highest
+// lane at or below it with a row start (any: the lanes whose slots start
+// one), and seg8_scan returns that lane, -1 for none (the row began in an
+// earlier warp). prev is then the scanned sum of the lane below.
+template <typename T>
+__device__ __forceinline__ int seg8_scan(unsigned any, int lane, T& sum, T& prev) {
+    const unsigned le = any & (FULL_MASK >> (31 - lane));
+    const int seg = le ? 31 - __clz(le) : -1;
+    const int segc = max(seg, 0);
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const T u = __shfl_up_sync(FULL_MASK, sum, d);
+        if (lane - d >= segc) sum += u;
+    }
+    prev = __shfl_up_sync(FULL_MASK, sum, 1);
+    return seg;
+}
+
 // seg8_last_runs ends seg8_sums and seg8_stage: the lane where a thread's
 // last run (scanned: sum) ends its row stores it, or leaves it to thread 0
 // as its warp's head or tail where the row crosses warps; thread 0 then
@@ -535,18 +554,8 @@ __device__ __forceinline__ void seg8_sums(const T (&v)[8], const T (&xv)[8], uns
         sum += v[j] * xv[j];
     }
 
-    // The segmented scan of the last runs; the segment starts at the
-    // highest lane at or below this one with a row start (none: the row
-    // began in an earlier warp).
-    const unsigned le = any & (FULL_MASK >> (31 - lane));
-    const int seg = le ? 31 - __clz(le) : -1;
-    const int segc = max(seg, 0);
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const T u = __shfl_up_sync(FULL_MASK, sum, d);
-        if (lane - d >= segc) sum += u;
-    }
-    const T prev = __shfl_up_sync(FULL_MASK, sum, 1);
+    T prev;
+    const int seg = seg8_scan(any, lane, sum, prev);
     bool carry = false;  // this thread ends the warp's first row, begun in an earlier warp
     if (multi) {
         if (f & 1u) {
@@ -623,15 +632,8 @@ __device__ __forceinline__ void seg8_stage(const T (&v)[8], const T (&xv)[8], un
     }
     const bool multi = f & 0xfeu;
     const int row = row0 + __popc(f & 0xfeu);  // the row of the thread's last run
-    const unsigned le = any & (FULL_MASK >> (31 - lane));
-    const int seg = le ? 31 - __clz(le) : -1;
-    const int segc = max(seg, 0);
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const T u = __shfl_up_sync(FULL_MASK, sum, d);
-        if (lane - d >= segc) sum += u;
-    }
-    const T prev = __shfl_up_sync(FULL_MASK, sum, 1);
+    T prev;
+    const int seg = seg8_scan(any, lane, sum, prev);
     bool carry = false;  // this thread ends the warp's first row, begun in an earlier warp
     if (multi && !(f & 1u)) {
         // The first run continues a row begun in an earlier lane or warp:

@@ -237,3 +237,24 @@ func TestGenThenStats(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsWithoutEntries: a matrix without entries is described, its
+// locality graph said to be empty, where partitioning it is an error.
+func TestStatsWithoutEntries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.mtx")
+	if err := os.WriteFile(path, []byte("%%MatrixMarket matrix coordinate pattern general\n3 4 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code, err := execute(t, "stats", path, "--quiet")
+	if code != 0 {
+		t.Fatalf("stats: exit %d: %v", code, err)
+	}
+	for _, want := range []string{"3 x 4", "stored entries     0", "locality graph     none"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stats output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, code, _ := execute(t, "partition", path, "--quiet"); code == 0 {
+		t.Error("partition of a matrix without entries: exit 0")
+	}
+}

@@ -24,9 +24,16 @@ partition). Power-law degrees and dense rows are what make partitioning hard.`,
   spac stats web.txt --directed`,
 		Args: oneInput,
 		RunE: func(c *cobra.Command, args []string) error {
-			data, err := in.load(c.Context(), args[0])
+			data, err := in.open(c.Context(), args[0])
 			if err != nil {
 				return err
+			}
+			// A matrix without entries has no locality graph, and its
+			// description says so instead of failing.
+			if data.Used.NNZ() > 0 {
+				if err := data.Locality(); err != nil {
+					return err
+				}
 			}
 			printStats(c.OutOrStdout(), data)
 			return nil
@@ -89,6 +96,10 @@ func printStats(w io.Writer, in *pipeline.Input) {
 	fmt.Fprintf(w, "entries per column %s; %d empty columns\n", cs, cs.zeros)
 	fmt.Fprintf(w, "diagonal entries   %d\n", diag)
 	g := in.Graph
+	if g == nil {
+		fmt.Fprintf(w, "locality graph     none: the matrix has no entries, nothing to partition\n")
+		return
+	}
 	deg := make([]int32, 0, g.NumVertices)
 	for v := 0; v < g.NumVertices; v++ {
 		if d := in.Inc.Degree(v); d > 0 {

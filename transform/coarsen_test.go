@@ -18,11 +18,7 @@ import (
 func TestCoarsenProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for trial := 0; trial < 300; trial++ {
-		g, inc := randomGraph(r)
-		w, err := Contract(g, inc, Walk)
-		if err != nil {
-			t.Fatal(err)
-		}
+		w := randomContracted(t, r, Walk)
 		var weight []int32
 		for level := 0; level < 3; level++ {
 			n := w.NumVertices()
@@ -75,11 +71,7 @@ func TestCoarsenProperties(t *testing.T) {
 func TestCoarsenReserve(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for trial := 0; trial < 200; trial++ {
-		g, inc := randomGraph(r)
-		w, err := Contract(g, inc, Walk)
-		if err != nil {
-			t.Fatal(err)
-		}
+		w := randomContracted(t, r, Walk)
 		var asked int64
 		cs := &Coarsener{Across: trial%2 == 1, Reserve: func(b int64) error { asked = b; return nil }}
 		lv, err := cs.Coarsen(w, nil, int32(2+r.IntN(6)), nil)

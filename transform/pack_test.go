@@ -82,11 +82,7 @@ func TestPackMapRoundTrip(t *testing.T) {
 	}
 	for trial := 0; trial < 200; trial++ {
 		packChunk = 1 + r.IntN(100)
-		g, inc := randomGraph(r)
-		w, err := Contract(g, inc, Walk)
-		if err != nil {
-			t.Fatal(err)
-		}
+		w := randomContracted(t, r, Walk)
 		lv, err := new(Coarsener).Coarsen(w, nil, int32(2+r.IntN(6)), nil)
 		if err != nil {
 			t.Fatal(err)

@@ -52,11 +52,7 @@ func TestRefineProperties(t *testing.T) {
 // to 4 (nil otherwise).
 func refineCase(t *testing.T, r *rand.Rand, weighted bool) (w *WeightedGraph, k int, part, weight []int32) {
 	t.Helper()
-	g, inc := randomGraph(r)
-	w, err := Contract(g, inc, Cycle)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w = randomContracted(t, r, Cycle)
 	n := w.NumVertices()
 	k = 1 + r.IntN(5)
 	part = make([]int32, n)
@@ -93,11 +89,7 @@ func TestRefineFixesAMisplacedVertex(t *testing.T) {
 func TestGatherMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for trial := 0; trial < 100; trial++ {
-		g, inc := randomGraph(r)
-		w, err := Contract(g, inc, Cycle)
-		if err != nil {
-			t.Fatal(err)
-		}
+		w := randomContracted(t, r, Cycle)
 		if trial%2 == 1 { // weighted edges, as on coarse levels
 			w.Adjwgt = make([]int32, len(w.Adjncy))
 			for i := range w.Adjwgt {

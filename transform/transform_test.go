@@ -140,6 +140,17 @@ func randomGraph(r *rand.Rand) (*matrices.Graph, *matrices.Incidence) {
 	return edges(n, uv...)
 }
 
+// randomContracted is randomGraph's graph contracted in the given order.
+func randomContracted(t *testing.T, r *rand.Rand, o Order) *WeightedGraph {
+	t.Helper()
+	g, inc := randomGraph(r)
+	w, err := Contract(g, inc, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
 // copies is the edge partition cost C_EP = sum_v (p_v - 1), computed
 // naively as the oracle.
 func copies(g *matrices.Graph, part []int32) int {

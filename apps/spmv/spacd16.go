@@ -209,9 +209,11 @@ func d16EarlyRows(info gpu.DeviceInfo, nRows, nCols int, p Precision, wide bool)
 // to the block holding most of its tasks, the first of equals; the blocks
 // one after the other, in the order partsNear gives them; inside a block,
 // and for the rows and columns without tasks, after every block, the
-// original order. (order.ByParts, the order of spac reorder, also groups a part's
-// shared vertices by the part they face, in RCM's sweep; this order has
-// not been measured that way on the GPU.)
+// original order. (order.ByParts, the order of spac reorder, also groups a
+// part's shared vertices by the part they face, in RCM's sweep: here, on
+// the H200, it made spac-d16-ord and spac-d16-hot 1-3% faster in fp32 but
+// 9-10% slower in fp64 on a mesh and a circuit numbered at random;
+// docs/gpu-bench-h200, stop 50, call c.)
 // Numbered so, a block's rows and the columns they read are mostly one run
 // each: csr-d16's format then needs no 24-bit wide form where the input's
 // own order has no locality (a mesh numbered at random), and a sector of x

@@ -227,11 +227,18 @@ func TestGenThenStats(t *testing.T) {
 	if _, code, err := execute(t, "gen", "ba:n=200,m=3", "--seed", "4", "-o", path); code != 0 {
 		t.Fatalf("gen: exit %d: %v", code, err)
 	}
+	checkStats(t, path, "200 x 200", "symmetric", "locality graph")
+}
+
+// checkStats runs spac stats on path and checks that it succeeds and that
+// its output holds every one of wants.
+func checkStats(t *testing.T, path string, wants ...string) {
+	t.Helper()
 	out, code, err := execute(t, "stats", path, "--quiet")
 	if code != 0 {
 		t.Fatalf("stats: exit %d: %v", code, err)
 	}
-	for _, want := range []string{"200 x 200", "symmetric", "locality graph"} {
+	for _, want := range wants {
 		if !strings.Contains(out, want) {
 			t.Errorf("stats output lacks %q:\n%s", want, out)
 		}
@@ -245,15 +252,7 @@ func TestStatsWithoutEntries(t *testing.T) {
 	if err := os.WriteFile(path, []byte("%%MatrixMarket matrix coordinate pattern general\n3 4 0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code, err := execute(t, "stats", path, "--quiet")
-	if code != 0 {
-		t.Fatalf("stats: exit %d: %v", code, err)
-	}
-	for _, want := range []string{"3 x 4", "stored entries     0", "locality graph     none"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("stats output lacks %q:\n%s", want, out)
-		}
-	}
+	checkStats(t, path, "3 x 4", "stored entries     0", "locality graph     none")
 	if _, code, _ := execute(t, "partition", path, "--quiet"); code == 0 {
 		t.Error("partition of a matrix without entries: exit 0")
 	}

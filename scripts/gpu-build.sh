@@ -38,7 +38,9 @@ if [ $vet = 1 ]; then
   exit 0
 fi
 mkdir -p "$out/lib"
-metis=$(ldconfig -p | awk '/libmetis\.so\.5 .*x86-64/ {print $NF; exit}')
+# awk reads to the end: exiting at the first match would let ldconfig die of
+# SIGPIPE, which pipefail and set -e turn into a silent exit here.
+metis=$(ldconfig -p | awk '/libmetis\.so\.5 .*x86-64/ && !found {print $NF; found = 1}')
 [ -n "$metis" ] || metis=$(ls /usr/lib/x86_64-linux-gnu/libmetis.so.5 2>/dev/null || true)
 [ -n "$metis" ] || { echo "gpu-build: libmetis.so.5 not found (scripts/setup.sh installs libmetis-dev)" >&2; exit 1; }
 cp -L "$metis" "$out/lib/libmetis.so.5"

@@ -1,0 +1,51 @@
+# Sourced by run7/*/run.sh on the GPU machine (repository root): the bundle, the cache, the background partitions.
+T0=$SECONDS
+G=/tmp/r7/gpu   # the build, unpacked outside the tree so that every call of the session finds it
+[ -x $G/spac ] || { mkdir -p /tmp/r7 && tar -xJf bin/c125/b.txz -C /tmp/r7; }
+export SPAC_CACHE_DIR=/tmp/spac-bench-cache SPAC_CACHE_MAX_SIZE=60GiB LD_LIBRARY_PATH=/usr/local/cuda/lib64
+# bg LABEL INPUT [EXTRA]: build and cache INPUT's SPAC schedule at B=1024 (spac spmv on the CPU caches the schedule
+# its GPU run loads) in a process of its own session, so that it may outlive the call; its stage lines go through
+# script(1) to /tmp/r7/LABEL.log, its exit status to LABEL.rc, time and peak memory to LABEL.time.
+bg() {
+  local cmd="$G/spac spmv $2 -b 1024 --kernels spac-d16-own --cpu-iters 1 --format csv $3 > $1.csv"
+  if command -v script > /dev/null; then cmd="script -qfec \"$cmd\" $1.log"; else cmd="$cmd 2> $1.log"; fi
+  (cd /tmp/r7 && setsid nohup bash -c "/usr/bin/time -f '%e s %M KB' -o $1.time $cmd > /dev/null 2>&1; echo \$? > $1.rc" \
+    > /dev/null 2>&1 < /dev/null &)
+}
+# state LABEL...: how each background partition stands (its stage lines so far, rc once done)
+state() {
+  for l in "$@"; do
+    echo "== $l +$((SECONDS-T0))s rc=$(cat /tmp/r7/$l.rc 2>/dev/null || echo running) $(cat /tmp/r7/$l.time 2>/dev/null)"
+    tr '\r' '\n' < /tmp/r7/$l.log 2>/dev/null | grep -a '^  spac ' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | tail -30
+  done
+  pgrep -af "spac spmv" | cut -c1-160; free -g | head -2
+}
+# waitfor DEADLINE LABEL...: sleep until every LABEL.rc exists or the call has run DEADLINE seconds
+waitfor() {
+  local d=$1; shift
+  while [ $((SECONDS-T0)) -lt $d ]; do
+    local all=1; for l in "$@"; do [ -e /tmp/r7/$l.rc ] || all=0; done
+    [ $all = 1 ] && return 0; sleep 5
+  done
+  return 1
+}
+# gpu LABEL DEADLINE LIMIT INPUT KERNELS [EXTRA]: medians of 20 products, B=1024, both precisions
+gpu() {
+  [ $((SECONDS-T0)) -lt $2 ] || { echo "skip $1 (past $2 s)"; return 1; }
+  /usr/bin/time -f '%e s %M KB' -o $D/$1.time timeout $3 $G/spac spmv $4 --gpu -b 1024 --precision fp32,fp64 \
+    --kernels $5 --iters 20 --cpu-iters 1 --format csv $6 > $D/$1.csv 2> $D/$1.err
+  local rc=$?; echo "gpu $1 rc=$rc +$((SECONDS-T0))s $(cat $D/$1.time)"; tail -3 $D/$1.err; return $rc
+}
+M=gpu__time_duration.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum
+M+=,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sectors_srcunit_tex.sum,launch__registers_per_thread
+M+=,dram__throughput.avg.pct_of_peak_sustained_elapsed
+# prof LABEL DEADLINE LIMIT INPUT KERNELS: one product each under Nsight Compute (caches flushed), both precisions
+prof() {
+  [ $((SECONDS-T0)) -lt $2 ] || { echo "skip $1 (past $2 s)"; return 1; }
+  timeout $3 ncu --clock-control none --csv --page raw --print-units base --metrics "$M" \
+    --log-file $D/$1.ncu.csv $G/spac spmv $4 --gpu -b 1024 --precision fp32,fp64 --kernels $5 --iters 1 --warmup 0 \
+    --cpu-iters 1 --quiet --format csv > $D/$1.csv 2> $D/$1.err
+  local rc=$?; echo "ncu $1 rc=$rc +$((SECONDS-T0))s ($(grep -c '^"[0-9]' $D/$1.ncu.csv) launches)"; tail -3 $D/$1.err; return $rc
+}
+MESH=gen:stencil3d:nx=272,ny=272,nz=272
+R24=gen:rmat:scale=24,ef=16

@@ -390,7 +390,7 @@ func (d *D16) FormatBytes(p Precision) int64 {
 // shares m's RowPtr and Val.
 func HotColumns(m *Matrix) (hot *Matrix, from []int32) {
 	deg := columnDegrees(m)
-	from = byDegreeGroup(deg, nil, false)
+	from = byDegreeGroup(deg, nil)
 	renumber := deg // each column's new number, over its degree once read
 	for c := range renumber {
 		renumber[c] = -1
@@ -418,15 +418,15 @@ func columnDegrees(m *Matrix) []int32 {
 // byDegreeGroup returns the columns of order (perm[new] = old; nil: the
 // columns in their own order) grouped by degree, a group per power of two
 // and the highest first, each group in order's order. Columns of degree 0
-// come last where keepEmpty is set (a whole permutation), else are left out.
-func byDegreeGroup(deg, order []int32, keepEmpty bool) []int32 {
+// are left out.
+func byDegreeGroup(deg, order []int32) []int32 {
 	// Group g (0 to 32: the degree's bit length) comes (32-g)-th from the
 	// highest. start[i+1] counts group i's columns; after the prefix sum
 	// start[i] is the first number of group i.
 	group := func(d int32) int { return bits.Len32(uint32(d)) }
 	var start [34]int32
 	for _, d := range deg {
-		if d > 0 || keepEmpty {
+		if d > 0 {
 			start[32-group(d)+1]++
 		}
 	}
@@ -435,7 +435,7 @@ func byDegreeGroup(deg, order []int32, keepEmpty bool) []int32 {
 	}
 	from := make([]int32, start[len(start)-1])
 	place := func(c int32) {
-		if d := deg[c]; d > 0 || keepEmpty {
+		if d := deg[c]; d > 0 {
 			at := &start[32-group(d)]
 			from[*at] = c
 			*at++
@@ -451,6 +451,22 @@ func byDegreeGroup(deg, order []int32, keepEmpty bool) []int32 {
 		}
 	}
 	return from
+}
+
+// usedColumns returns the columns of m with entries in order colFrom
+// (perm[new] = old), the order of spac-d16-ord's x, or grouped by degree
+// for spac-d16-hot (byDegreeGroup). x is gathered into that order on every
+// product; the columns without entries are left out, as csr-d16-hot leaves
+// them: they came last, and on R-MAT, half of whose columns are empty,
+// cost the gather a second pass over x for nothing (R-MAT 24, fp32: 124 us
+// against csr-d16-hot's 51). Left out, spac-d16-hot ran 1.8% (fp32) and
+// 4.1% (fp64) faster on R-MAT 22 (docs/gpu-bench-h200, stop 51, call d).
+func usedColumns(m *Matrix, colFrom []int32, hot bool) []int32 {
+	deg := columnDegrees(m)
+	if hot {
+		return byDegreeGroup(deg, colFrom)
+	}
+	return slices.DeleteFunc(slices.Clone(colFrom), func(c int32) bool { return deg[c] == 0 })
 }
 
 // RCMOrdered returns the square matrix m renumbered by the reverse
@@ -473,11 +489,15 @@ func RCMOrdered(m *Matrix) (rcm *Matrix, perm []int32) {
 
 // renumbered returns m with its rows and columns renumbered, row i being
 // m's row rowFrom[i] and column j m's column colFrom[j] (both perm[new] =
-// old), each row's entries by column: P A Q^T.
+// old), each row's entries by column: P A Q^T. colFrom may leave out
+// columns without entries; the result has len(colFrom) columns.
 func renumbered(m *Matrix, rowFrom, colFrom []int32) *Matrix {
 	n := m.NRows
-	colTo := order.Inverse(colFrom)
-	r := &Matrix{Name: m.Name, NRows: n, NCols: m.NCols, RowPtr: make([]int32, n+1), Col: make([]int32, m.NNZ()), Val: make([]float64, m.NNZ()),
+	colTo := make([]int32, m.NCols)
+	for j, c := range colFrom {
+		colTo[c] = int32(j)
+	}
+	r := &Matrix{Name: m.Name, NRows: n, NCols: len(colFrom), RowPtr: make([]int32, n+1), Col: make([]int32, m.NNZ()), Val: make([]float64, m.NNZ()),
 		MaxRowNNZ: m.MaxRowNNZ, Duplicates: m.Duplicates}
 	for i, old := range rowFrom {
 		r.RowPtr[i+1] = r.RowPtr[i] + m.RowPtr[old+1] - m.RowPtr[old]

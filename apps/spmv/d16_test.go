@@ -405,21 +405,19 @@ func TestD16Layout(t *testing.T) {
 
 // TestByDegreeGroup: the columns of an order grouped by degree, a group per
 // power of two and the highest first, each group in the order's order; the
-// columns of degree 0 last (keepEmpty) or left out.
+// columns of degree 0 left out.
 func TestByDegreeGroup(t *testing.T) {
 	deg := []int32{1, 0, 5, 2, 7, 3, 1, 0} // groups: 5,7 (4-7); 2,3 (2-3); 1,1; 0,0
 	for _, tc := range []struct {
-		name      string
-		order     []int32
-		keepEmpty bool
-		want      []int32
+		name  string
+		order []int32
+		want  []int32
 	}{
-		{"own order", nil, false, []int32{2, 4, 3, 5, 0, 6}},
-		{"own order, empty kept", nil, true, []int32{2, 4, 3, 5, 0, 6, 1, 7}},
-		{"reversed", []int32{7, 6, 5, 4, 3, 2, 1, 0}, true, []int32{4, 2, 5, 3, 6, 0, 7, 1}},
-		{"interleaved", []int32{1, 3, 5, 7, 0, 2, 4, 6}, false, []int32{2, 4, 3, 5, 0, 6}},
+		{"own order", nil, []int32{2, 4, 3, 5, 0, 6}},
+		{"reversed", []int32{7, 6, 5, 4, 3, 2, 1, 0}, []int32{4, 2, 5, 3, 6, 0}},
+		{"interleaved", []int32{1, 3, 5, 7, 0, 2, 4, 6}, []int32{2, 4, 3, 5, 0, 6}},
 	} {
-		if got := byDegreeGroup(deg, tc.order, tc.keepEmpty); !slices.Equal(got, tc.want) {
+		if got := byDegreeGroup(deg, tc.order); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}

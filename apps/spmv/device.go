@@ -439,16 +439,14 @@ func (s *SpMV) d16RCMOp(op *Op, blockSize int) error {
 // schedule's parts (SPACOrder), csr-d16 on the matrix renumbered so, rows
 // and columns, into a y of its own, and that y gathered back; or
 // spac-d16-hot, the same with the columns grouped by degree first, the
-// highest first, each group in the parts' order (byDegreeGroup).
+// highest first, each group in the parts' order (usedColumns).
 func (s *SpMV) spacD16OrdOp(op *Op, sched *DeviceSchedule, k Kernel) error {
 	f, err := sched.a.d16Format(k, func() (*d16Format, error) {
 		rowFrom, colFrom, err := SPACOrder(sched.a)
 		if err != nil {
 			return nil, err
 		}
-		if k == SPACD16Hot {
-			colFrom = byDegreeGroup(columnDegrees(s.m), colFrom, true)
-		}
+		colFrom = usedColumns(s.m, colFrom, k == SPACD16Hot)
 		d, err := NewD16(renumbered(s.m, rowFrom, colFrom), min(sched.a.BlockSize, d16MaxSlots))
 		return &d16Format{d: d, rowTo: order.Inverse(rowFrom), colFrom: colFrom}, err
 	})

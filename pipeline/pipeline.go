@@ -120,7 +120,10 @@ func Read(ctx context.Context, path string, cfg ReadConfig) (*Input, error) {
 		if err != nil {
 			return nil, err
 		}
-		in := &Input{Matrix: m, Used: m.Expanded(), Generated: true}
+		in := &Input{Matrix: m, Used: m, AsStored: cfg.AsStored, Generated: true}
+		if !cfg.AsStored {
+			in.Used = m.Expanded()
+		}
 		in.Model = resolveModel(m, cfg.Model)
 		return in, ctx.Err()
 	}

@@ -34,7 +34,9 @@ loads (see 'spac schedule --help'; above 1 means the schedule saves); a
 part is a thread block there, so with parts of more than 1024 edges (as
 --parts gives on large inputs) there is no such schedule and the column
 shows -. The last column gives each method's copies relative to the first
-method's.`,
+method's.
+
+` + genInputs + ` It is generated with --seed.`,
 		Example: `  spac compare bcsstk13.mtx.gz --block-size 1024
   spac compare cant.mtx --as-stored --methods spac,greedy,wvp-greedy --format csv`,
 		Args: oneInput,

@@ -25,7 +25,9 @@ func newEvaluateCmd() *cobra.Command {
 --assignment' writes it, with or without --mpi), check it (every entry in
 its place, every part under the cap that --block-size or --parts gives) and
 print the same summary as 'spac partition', computed by the single-machine
-metrics code. Use the same input flags as for the partition.`,
+metrics code. Use the same input flags as for the partition.
+
+` + genInputs + ` It is generated with --seed.`,
 		Example: `  mpirun -np 4 bin/mpi/spac partition m.mtx --mpi -o m.parts.tsv
   spac evaluate m.mtx --assignment m.parts.tsv`,
 		Args: oneInput,

@@ -23,9 +23,14 @@ type inputFlags struct {
 	header   string
 	quiet    bool
 	maxDim   int
+	// genSeed generates gen: inputs: 1, or the command's --seed where it
+	// partitions, so that 'spac partition gen:X --seed S' partitions the
+	// matrix 'spac spmv gen:X --seed S' multiplies and caches a schedule of.
+	genSeed int64
 }
 
 func (f *inputFlags) register(c *cobra.Command) {
+	f.genSeed = 1
 	fl := c.Flags()
 	fl.StringVar(&f.format, "input-format", "auto", "input format: auto, mm (Matrix Market), edgelist or metis")
 	fl.StringVar(&f.model, "model", "", "locality graph: spmv (a vertex per row and per column, the paper's model) or graph (the matrix as a graph's adjacency); default spmv for matrices, graph for graph files")
@@ -70,6 +75,7 @@ func (f *inputFlags) config() (pipeline.ReadConfig, error) {
 		cfg.Model = &model
 	}
 	cfg.AsStored = f.asStored
+	cfg.Generate, cfg.GenSeed, cfg.GenScale = true, f.genSeed, 1
 	cfg.Progress = f.progress()
 	cfg.Notice = os.Stderr
 	return cfg, nil
@@ -92,6 +98,10 @@ func (f *inputFlags) open(ctx context.Context, path string) (*pipeline.Input, er
 	}
 	return usage(pipeline.Read(ctx, path, cfg))
 }
+
+// genInputs is what every command that reads a matrix says of gen: inputs.
+const genInputs = `IN may also be gen:PRESET or gen:KIND:k=v,... for a generated matrix
+('spac gen --list'), optionally gen:PRESET@SCALE.`
 
 // readSpMV reads path (or a gen: input) for a product: the whole matrix
 // (symmetric storage expanded) under the spmv model.

@@ -192,7 +192,9 @@ mpirun): the processes share the input, the work and the memory.
 
 --assignment writes one line "row col part" per nonzero: row and column
 1-based as in the input, part 0-based, in the input's entry order (expanded
-symmetric entries follow the stored entry they mirror).`,
+symmetric entries follow the stored entry they mirror).
+
+` + genInputs + ` It is generated with --seed.`,
 		Example: `  spac partition bcsstk13.mtx.gz --block-size 256
   spac partition web.txt --method hdrf --parts 64 --assignment web.parts.tsv
   spac gen ba:n=50000,m=8 -o - | spac partition - --method greedy
@@ -253,6 +255,7 @@ func loadToPartition(ctx context.Context, in *inputFlags, pf *partFlags, path st
 	if err := pf.validate(); err != nil {
 		return nil, spac.Options{}, err
 	}
+	in.genSeed = pf.seed
 	data, err := in.loadStructure(ctx, path)
 	if err != nil {
 		return nil, spac.Options{}, err

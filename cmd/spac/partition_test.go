@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/spac-gpu/spac/matrices"
@@ -53,4 +56,51 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// A gen: input partitions as the file 'spac gen' writes of it with the
+// same seed: the same assignment, under --as-stored too (ba is stored as
+// one triangle); and schedule and stats take it as well.
+func TestGeneratedInputs(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		spec  string
+		seed  string
+		extra []string
+	}{
+		{"rmat:scale=9,ef=4", "1", nil},
+		{"rmat:scale=9,ef=4", "3", nil},
+		{"ba:n=300,m=3", "2", nil},
+		{"ba:n=300,m=3", "2", []string{"--as-stored"}},
+	} {
+		file := filepath.Join(dir, "g.mtx")
+		if out, _, err := execute(t, "gen", tc.spec, "--seed", tc.seed, "-o", file); err != nil {
+			t.Fatalf("gen %s: %v\n%s", tc.spec, err, out)
+		}
+		assign := func(in, name string) []byte {
+			path := filepath.Join(dir, name)
+			args := append([]string{"partition", in, "-b", "64", "--seed", tc.seed, "--quiet", "-o", path}, tc.extra...)
+			if out, _, err := execute(t, args...); err != nil {
+				t.Fatalf("%v: %v\n%s", args, err, out)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		fromFile, generated := assign(file, "file.tsv"), assign("gen:"+tc.spec, "gen.tsv")
+		if len(fromFile) == 0 || !bytes.Equal(fromFile, generated) {
+			t.Errorf("gen:%s --seed %s %v: the assignment differs from the file's (%d and %d bytes)", tc.spec, tc.seed, tc.extra, len(fromFile), len(generated))
+		}
+	}
+	if out, _, err := execute(t, "schedule", "gen:rmat:scale=8,ef=4", "-b", "256", "--no-cache", "--quiet", "-o", filepath.Join(dir, "r.sched")); err != nil {
+		t.Errorf("schedule gen: %v\n%s", err, out)
+	}
+	if out, _, err := execute(t, "stats", "gen:rmat:scale=8,ef=4", "--quiet"); err != nil || !strings.Contains(out, "locality graph") {
+		t.Errorf("stats gen: %v\n%s", err, out)
+	}
+	if _, code, err := execute(t, "partition", "gen:nosuch", "-b", "64"); err == nil || code == 0 || !strings.Contains(err.Error(), "spac gen --list") {
+		t.Errorf("an unknown generator: exit %d, %v; want a failure that points to 'spac gen --list'", code, err)
+	}
 }

@@ -88,7 +88,9 @@ every parameter; the next run on the same matrix skips the partitioner. The
 cache holds at most --cache-max-size ($SPAC_CACHE_MAX_SIZE, else 2GiB): after
 each store the schedules used least recently (stored or found) are removed.
 --no-cache neither reads nor writes the cache; --clear-cache empties it
-first (alone, without IN, it only empties it).`,
+first (alone, without IN, it only empties it).
+
+` + genInputs + ` It is generated with --seed.`,
 		Example: `  spac schedule cant.mtx --block-size 256 -o cant.sched
   spac schedule bcsstk13.mtx.gz -b 1024 --npy bcsstk13.npy --text bcsstk13.txt
   spac schedule web.mtx -b 512 --smem-budget 16KiB --overflow split -o web.sched
@@ -128,6 +130,7 @@ first (alone, without IN, it only empties it).`,
 			if err := checkOutputDir(c, "npy", schedule.CheckNPYDir); err != nil {
 				return err
 			}
+			in.genSeed = pf.seed
 			data, err := in.load(c.Context(), args[0])
 			if err != nil {
 				return err

@@ -19,7 +19,9 @@ func newStatsCmd() *cobra.Command {
 		Long: `Print what IN holds: dimensions, stored and expanded entries, field and
 symmetry, entries per row and per column, the diagonal, and the degree
 distribution of its locality graph (the model and --as-stored apply as in
-partition). Power-law degrees and dense rows are what make partitioning hard.`,
+partition). Power-law degrees and dense rows are what make partitioning hard.
+
+` + genInputs + ``,
 		Example: `  spac stats ../shared/matrices/bcsstk13.mtx.gz
   spac stats web.txt --directed`,
 		Args: oneInput,

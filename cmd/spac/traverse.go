@@ -23,6 +23,7 @@ import (
 	"github.com/spac-gpu/spac/apps/traversal/validate"
 	"github.com/spac-gpu/spac/internal/output"
 	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/pipeline"
 	"github.com/spac-gpu/spac/schedule"
 )
 
@@ -99,7 +100,7 @@ func traverseCommand(p problem, env environment) *cobra.Command {
 	fl.BoolVar(&f.dedupe, "dedupe", false, "keep one arc per vertex pair (the lightest); TEPS still counts every input edge")
 	fl.BoolVar(&f.dropSelfLoops, "drop-self-loops", false, "store no self-loops; TEPS still counts them")
 	fl.StringVar(&f.relabel, "relabel", "none", "renumber the vertices inside: none, degree (by decreasing degree) or random; flags and arrays keep the input's ids")
-	fl.Int64Var(&f.seed, "seed", 1, "random seed of the roots, generated weights, --relabel random and a generator without seed=")
+	fl.Int64Var(&f.seed, "seed", 1, "random seed of the roots, generated weights, --relabel random, a generator without seed= and gen: inputs")
 	if p == problemSSSP {
 		fl.StringVar(&f.weights, "weights", "auto", "edge weights: file (the input's values), uniform-int:W (integers 1..W, W up to 2^24), uniform-float (in (0,1]) or auto (file when the input has values, else uniform-float)")
 		fl.Float64Var(&f.delta, "delta", 0, "bucket width of delta-stepping (CPU) and threshold step of near-far (--gpu); 0: delta-stepping takes the mean arc weight (at least the smallest positive weight), near-far 32 x the mean weight / the mean degree")
@@ -148,7 +149,9 @@ GRAPH is a file (Matrix Market, edge list or METIS, gzip or not, - for
 standard input; the input flags below apply) or a generator
 built in-process: kron:scale=S[,ef=16][,a=0.57,b=0.19,c=0.19][,seed=N]
 (Graph500's Kronecker graph) or road:nx=X,ny=Y[,extra=0.25][,seed=N] (a
-road-like grid, thousands of levels). A general Matrix Market file is a
+road-like grid, thousands of levels); gen:PRESET or gen:KIND:k=v,... is a
+matrix of 'spac gen --list' (generated with --seed), taken as the file
+'spac gen' writes of it would be. A general Matrix Market file is a
 directed graph, a symmetric one, a METIS graph and an edge list (unless
 --directed) undirected; --undirected symmetrizes any input.
 
@@ -379,16 +382,26 @@ func loadTraversalGraph(arg string, f *traverseFlags, st *traverseSetup, p probl
 			return nil, err
 		}
 	} else {
-		stages.Begin("read")
 		cfg, err := f.in.config()
 		if err != nil {
 			return nil, err
 		}
-		read := cfg.Read
-		read.Progress, read.Notice = f.in.progress().Writer(), notice
-		m, err := matrices.Open(arg, read)
-		if err != nil {
-			return nil, err
+		var m *matrices.COO
+		if strings.HasPrefix(arg, "gen:") { // a matrix of 'spac gen', as stored
+			stages.Begin("generate")
+			cfg.GenSeed = f.seed
+			in, err := usage(pipeline.Read(context.Background(), arg, cfg))
+			if err != nil {
+				return nil, err
+			}
+			m = in.Matrix
+		} else {
+			stages.Begin("read")
+			read := cfg.Read
+			read.Progress, read.Notice = f.in.progress().Writer(), notice
+			if m, err = matrices.Open(arg, read); err != nil {
+				return nil, err
+			}
 		}
 		if e, err = graph.FromCOO(m); err != nil {
 			return nil, err

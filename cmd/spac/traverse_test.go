@@ -413,3 +413,33 @@ func TestParseStrategies(t *testing.T) {
 		}
 	}
 }
+
+// A gen: input is the matrix 'spac gen' writes with the same seed: the
+// BFS depths from a root and the SSSP distances (weights drawn with the
+// seed) are those of the file.
+func TestTraverseGenerated(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "ba.mtx")
+	if out, _, err := execute(t, "gen", "ba:n=400,m=3", "--seed", "5", "-o", file); err != nil {
+		t.Fatalf("gen: %v\n%s", err, out)
+	}
+	for _, p := range []struct{ problem, array string }{{"bfs", "depth.npy"}, {"sssp", "dist.npy"}} {
+		arrays := func(in, name string) []byte {
+			out := filepath.Join(dir, name)
+			args := []string{p.problem, in, "--root", "3", "--seed", "5", "--out", out}
+			if p.problem == "sssp" {
+				args = append(args, "--weights", "uniform-int:100") // the generated values are of either sign
+			}
+			traverseJSON(t, 0, args...)
+			b, err := os.ReadFile(filepath.Join(out, p.array))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		fromFile, generated := arrays(file, p.problem+"-file"), arrays("gen:ba:n=400,m=3", p.problem+"-gen")
+		if !bytes.Equal(fromFile, generated) {
+			t.Errorf("%s: %s of gen:ba:n=400,m=3 differs from the file's", p.problem, p.array)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,8 +95,29 @@ func TestGeneratedInputs(t *testing.T) {
 			t.Errorf("gen:%s --seed %s %v: the assignment differs from the file's (%d and %d bytes)", tc.spec, tc.seed, tc.extra, len(fromFile), len(generated))
 		}
 	}
-	if out, _, err := execute(t, "schedule", "gen:rmat:scale=8,ef=4", "-b", "256", "--no-cache", "--quiet", "-o", filepath.Join(dir, "r.sched")); err != nil {
-		t.Errorf("schedule gen: %v\n%s", err, out)
+	// 'spac schedule gen:X' caches the schedule 'spac spmv gen:X' then
+	// loads: one entry, the same file (a schedule made again would have
+	// replaced it by a rename).
+	cache := filepath.Join(dir, "cache")
+	if out, _, err := execute(t, "schedule", "gen:rmat:scale=8,ef=4", "-b", "256", "--cache-dir", cache, "--quiet", "-o", filepath.Join(dir, "r.sched")); err != nil {
+		t.Fatalf("schedule gen: %v\n%s", err, out)
+	}
+	entries := func() []string {
+		names, _ := filepath.Glob(filepath.Join(cache, "*.sched"))
+		return names
+	}
+	before := entries()
+	stamp, err := os.Stat(before[0])
+	if len(before) != 1 || err != nil {
+		t.Fatalf("cache after schedule: %v (%v), want one entry", before, err)
+	}
+	if out, _, err := execute(t, "spmv", "gen:rmat:scale=8,ef=4", "-b", "256", "--kernels", "spac-d16-own", "--cpu-iters", "1", "--cache-dir", cache, "--quiet", "--format", "csv"); err != nil {
+		t.Fatalf("spmv gen: %v\n%s", err, out)
+	}
+	after := entries()
+	again, err := os.Stat(before[0])
+	if !slices.Equal(after, before) || err != nil || !os.SameFile(stamp, again) {
+		t.Errorf("cache after spmv: %v (%v), want schedule's one entry %v, the same file", after, err, before)
 	}
 	if out, _, err := execute(t, "stats", "gen:rmat:scale=8,ef=4", "--quiet"); err != nil || !strings.Contains(out, "locality graph") {
 		t.Errorf("stats gen: %v\n%s", err, out)

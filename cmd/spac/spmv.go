@@ -114,7 +114,9 @@ Timings are CUDA events after --warmup untimed runs, median of --iters.
 
 Schedules (--method: one or more partitioning methods) are partitioned as
 'spac schedule' does, one per method and block size, and cached the same
-way ($SPAC_CACHE_DIR). With --gpu and no kernel that runs a schedule
+way ($SPAC_CACHE_DIR): 'spac schedule IN -b B' (gen: inputs too) builds
+one ahead, on another machine's cores or in the background, for a later
+'spac spmv IN -b B' to load. With --gpu and no kernel that runs a schedule
 (--kernels of csr-*, coo-atomic and cusparse-* only), none is partitioned.
 
 An input is a file (any format 'spac partition' reads; symmetric storage is

@@ -115,26 +115,21 @@ func Read(ctx context.Context, path string, cfg ReadConfig) (*Input, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if spec, ok := strings.CutPrefix(path, "gen:"); ok && cfg.Generate {
-		m, err := generateInput(spec, cfg)
-		if err != nil {
-			return nil, err
-		}
-		in := &Input{Matrix: m, Used: m, AsStored: cfg.AsStored, Generated: true}
-		if !cfg.AsStored {
-			in.Used = m.Expanded()
-		}
-		in.Model = resolveModel(m, cfg.Model)
-		return in, ctx.Err()
+	var m *matrices.COO
+	var err error
+	spec, generated := strings.CutPrefix(path, "gen:")
+	if generated = generated && cfg.Generate; generated {
+		m, err = generateInput(spec, cfg)
+	} else {
+		opt := cfg.Read
+		opt.Progress = cfg.Progress.Writer()
+		opt.Notice = cfg.Notice
+		m, err = matrices.Open(path, opt)
 	}
-	opt := cfg.Read
-	opt.Progress = cfg.Progress.Writer()
-	opt.Notice = cfg.Notice
-	m, err := matrices.Open(path, opt)
 	if err != nil {
 		return nil, err
 	}
-	in := &Input{Matrix: m, Used: m, AsStored: cfg.AsStored}
+	in := &Input{Matrix: m, Used: m, AsStored: cfg.AsStored, Generated: generated}
 	if !cfg.AsStored {
 		in.Used = m.Expanded()
 	}

@@ -107,9 +107,12 @@ func TestGeneratedInputs(t *testing.T) {
 		return names
 	}
 	before := entries()
+	if len(before) != 1 {
+		t.Fatalf("cache after schedule: %v, want one entry", before)
+	}
 	stamp, err := os.Stat(before[0])
-	if len(before) != 1 || err != nil {
-		t.Fatalf("cache after schedule: %v (%v), want one entry", before, err)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if out, _, err := execute(t, "spmv", "gen:rmat:scale=8,ef=4", "-b", "256", "--kernels", "spac-d16-own", "--cpu-iters", "1", "--cache-dir", cache, "--quiet", "--format", "csv"); err != nil {
 		t.Fatalf("spmv gen: %v\n%s", err, out)

@@ -21,7 +21,7 @@ symmetry, entries per row and per column, the diagonal, and the degree
 distribution of its locality graph (the model and --as-stored apply as in
 partition). Power-law degrees and dense rows are what make partitioning hard.
 
-` + genInputs + ``,
+` + genInputs,
 		Example: `  spac stats ../shared/matrices/bcsstk13.mtx.gz
   spac stats web.txt --directed`,
 		Args: oneInput,

@@ -22,7 +22,6 @@ import (
 	"github.com/spac-gpu/spac/apps/traversal/ref"
 	"github.com/spac-gpu/spac/apps/traversal/validate"
 	"github.com/spac-gpu/spac/internal/output"
-	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/pipeline"
 	"github.com/spac-gpu/spac/schedule"
 )
@@ -382,28 +381,23 @@ func loadTraversalGraph(arg string, f *traverseFlags, st *traverseSetup, p probl
 			return nil, err
 		}
 	} else {
+		if strings.HasPrefix(arg, "gen:") {
+			stages.Begin("generate")
+		} else {
+			stages.Begin("read")
+		}
 		cfg, err := f.in.config()
 		if err != nil {
 			return nil, err
 		}
-		var m *matrices.COO
-		if strings.HasPrefix(arg, "gen:") { // a matrix of 'spac gen', as stored
-			stages.Begin("generate")
-			cfg.GenSeed = f.seed
-			in, err := usage(pipeline.Read(context.Background(), arg, cfg))
-			if err != nil {
-				return nil, err
-			}
-			m = in.Matrix
-		} else {
-			stages.Begin("read")
-			read := cfg.Read
-			read.Progress, read.Notice = f.in.progress().Writer(), notice
-			if m, err = matrices.Open(arg, read); err != nil {
-				return nil, err
-			}
+		// The matrix as stored (graph.FromCOO reads symmetric storage),
+		// a gen: input generated with --seed.
+		cfg.AsStored, cfg.GenSeed, cfg.Notice = true, f.seed, notice
+		in, err := usage(pipeline.Read(context.Background(), arg, cfg))
+		if err != nil {
+			return nil, err
 		}
-		if e, err = graph.FromCOO(m); err != nil {
+		if e, err = graph.FromCOO(in.Matrix); err != nil {
 			return nil, err
 		}
 	}

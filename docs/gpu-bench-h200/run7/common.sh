@@ -1,22 +1,26 @@
 # Sourced by run7/*/run.sh on the GPU machine (repository root): the bundle, the cache, the background partitions.
+# R (default /tmp/r7) holds the build and the background partitions' files; BUILD (default c125) names the build.
+# Set them as statements before sourcing this file: bash keeps an assignment put before '.' only while the file is
+# read, which left R empty in stop 52 and sent the partitions' files to $HOME.
 T0=$SECONDS
-G=/tmp/r7/gpu   # the build, unpacked outside the tree so that every call of the session finds it
-[ -x $G/spac ] || { mkdir -p /tmp/r7 && tar -xJf bin/c125/b.txz -C /tmp/r7; }
+R=${R:-/tmp/r7} BUILD=${BUILD:-c125}
+G=$R/gpu   # the build, unpacked outside the tree so that every call of the session finds it
+[ -x $G/spac ] || { mkdir -p $R && tar -xJf bin/$BUILD/b.txz -C $R; }
 export SPAC_CACHE_DIR=/tmp/spac-bench-cache SPAC_CACHE_MAX_SIZE=60GiB LD_LIBRARY_PATH=/usr/local/cuda/lib64
 # bg LABEL INPUT [EXTRA]: build and cache INPUT's SPAC schedule at B=1024 (spac spmv on the CPU caches the schedule
 # its GPU run loads) in a process of its own session, so that it may outlive the call; its stage lines go through
-# script(1) to /tmp/r7/LABEL.log, its exit status to LABEL.rc, time and peak memory to LABEL.time.
+# script(1) to $R/LABEL.log, its exit status to LABEL.rc, time and peak memory to LABEL.time.
 bg() {
   local cmd="$G/spac spmv $2 -b 1024 --kernels spac-d16-own --cpu-iters 1 --format csv $3 > $1.csv"
   if command -v script > /dev/null; then cmd="script -qfec \"$cmd\" $1.log"; else cmd="$cmd 2> $1.log"; fi
-  (cd /tmp/r7 && setsid nohup bash -c "/usr/bin/time -f '%e s %M KB' -o $1.time $cmd > /dev/null 2>&1; echo \$? > $1.rc" \
+  (cd $R && setsid nohup bash -c "/usr/bin/time -f '%e s %M KB' -o $1.time $cmd > /dev/null 2>&1; echo \$? > $1.rc" \
     > /dev/null 2>&1 < /dev/null &)
 }
 # state LABEL...: how each background partition stands (its stage lines so far, rc once done)
 state() {
   for l in "$@"; do
-    echo "== $l +$((SECONDS-T0))s rc=$(cat /tmp/r7/$l.rc 2>/dev/null || echo running) $(cat /tmp/r7/$l.time 2>/dev/null)"
-    tr '\r' '\n' < /tmp/r7/$l.log 2>/dev/null | grep -a '^  spac ' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | tail -30
+    echo "== $l +$((SECONDS-T0))s rc=$(cat $R/$l.rc 2>/dev/null || echo running) $(cat $R/$l.time 2>/dev/null)"
+    tr '\r' '\n' < $R/$l.log 2>/dev/null | grep -a '^  spac ' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | tail -30
   done
   pgrep -af "spac spmv" | cut -c1-160; free -g | head -2
 }
@@ -24,7 +28,7 @@ state() {
 waitfor() {
   local d=$1; shift
   while [ $((SECONDS-T0)) -lt $d ]; do
-    local all=1; for l in "$@"; do [ -e /tmp/r7/$l.rc ] || all=0; done
+    local all=1; for l in "$@"; do [ -e $R/$l.rc ] || all=0; done
     [ $all = 1 ] && return 0; sleep 5
   done
   return 1
@@ -49,3 +53,5 @@ prof() {
 }
 MESH=gen:stencil3d:nx=272,ny=272,nz=272
 R24=gen:rmat:scale=24,ef=16
+R23=gen:rmat:scale=23,ef=16
+R22=gen:rmat:scale=22,ef=16

@@ -2,9 +2,9 @@ package order
 
 import (
 	"slices"
-	"sync/atomic"
 
 	"github.com/spac-gpu/spac/internal/par"
+	"github.com/spac-gpu/spac/matrices"
 )
 
 // RCM returns the reverse Cuthill-McKee ordering of the undirected graph
@@ -120,49 +120,59 @@ func symmetrize(n int, ptr []int64, adj []int32) *csr {
 	for i := 0; i < n; i++ {
 		cnt[i+1] += cnt[i]
 	}
-	// The lists are filled in parallel, each place taken by an atomic add:
-	// the order within a list is the threads', but it is sorted below.
+	// One core fills the lists: an atomic add a place, on every core, took
+	// longer than the plain stores of one (R-MAT, 2^20 vertices: 3.7 s of
+	// CPU against about 0.3 s).
 	both := make([]int32, cnt[n])
 	fill := slices.Clone(cnt[:n])
-	par.DoRanges(n, symmetrizeRun, func(lo, hi int) {
-		for u := lo; u < hi; u++ {
-			for _, v := range adj[ptr[u]:ptr[u+1]] {
-				if int(v) != u {
-					both[atomic.AddInt64(&fill[u], 1)-1] = v
-					both[atomic.AddInt64(&fill[v], 1)-1] = int32(u)
-				}
+	for u := 0; u < n; u++ {
+		for _, v := range adj[ptr[u]:ptr[u+1]] {
+			if int(v) != u {
+				both[fill[u]] = v
+				fill[u]++
+				both[fill[v]] = int32(u)
+				fill[v]++
 			}
 		}
-	})
+	}
 	// Sort each list and drop its duplicates where it is (in parallel, a
 	// run of vertices a task), then compact: the write position never
 	// passes the read position.
-	deg := make([]int64, n)
+	deg := make([]int32, n)
 	par.DoRanges(n, symmetrizeRun, func(lo, hi int) {
 		for u := lo; u < hi; u++ {
 			l := both[cnt[u]:cnt[u+1]]
 			slices.Sort(l)
-			deg[u] = int64(len(slices.Compact(l)))
+			deg[u] = int32(len(slices.Compact(l)))
 		}
 	})
 	out := make([]int64, n+1)
 	var w int64
 	for u := 0; u < n; u++ {
-		w += int64(copy(both[w:], both[cnt[u]:cnt[u]+deg[u]]))
+		w += int64(copy(both[w:], both[cnt[u]:cnt[u]+int64(deg[u])]))
 		out[u+1] = w
 	}
 	g := &csr{ptr: out, adj: both[:w:w]}
+	// Neighbours by (degree, index): each vertex's rank in that order, the
+	// lists sorted by rank as plain integers, and the ranks turned back
+	// into vertices. A comparison of degrees looked up for every pair took
+	// three times as long on a power-law graph.
+	maxDeg := int32(0)
+	for _, d := range deg {
+		maxDeg = max(maxDeg, d)
+	}
+	byDeg := matrices.CountingSort(deg, int(maxDeg)+1, nil)
+	rank := Inverse(byDeg)
 	par.DoRanges(n, symmetrizeRun, func(lo, hi int) {
+		l := g.adj[g.ptr[lo]:g.ptr[hi]]
+		for i, v := range l {
+			l[i] = rank[v]
+		}
 		for u := lo; u < hi; u++ {
-			slices.SortFunc(g.adj[g.ptr[u]:g.ptr[u+1]], func(a, b int32) int {
-				if da, db := g.deg(a), g.deg(b); da != db {
-					if da < db {
-						return -1
-					}
-					return 1
-				}
-				return int(a) - int(b)
-			})
+			slices.Sort(g.adj[g.ptr[u]:g.ptr[u+1]])
+		}
+		for i, r := range l {
+			l[i] = byDeg[r]
 		}
 	})
 	return g

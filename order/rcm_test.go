@@ -2,6 +2,7 @@ package order
 
 import (
 	"fmt"
+	"github.com/spac-gpu/spac/matrices"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -350,6 +351,21 @@ func BenchmarkRCM(b *testing.B) {
 		}
 	}
 	ptr, adj := edges(n, both(relabel(arcs, shuffled(rand.New(rand.NewPCG(3, 4)), n))))
+	b.ResetTimer()
+	for b.Loop() {
+		RCM(n, ptr, adj)
+	}
+}
+
+// BenchmarkRCMPowerLaw orders an R-MAT graph of 2^18 vertices and 4M arcs
+// (the shape of the power-law inputs, scaled down): lists of every length,
+// hubs with thousands of neighbours.
+func BenchmarkRCMPowerLaw(b *testing.B) {
+	m, err := matrices.RMAT(18, 16, 0.57, 0.19, 0.19, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, ptr, adj := Pattern(m.NRows, m.NCols, m.Row, m.Col)
 	b.ResetTimer()
 	for b.Loop() {
 		RCM(n, ptr, adj)

@@ -62,16 +62,22 @@ type memoryBudget struct {
 // perTask bytes a task (opts.MemoryPerTask, resolved) from memoryBoundEdges
 // tasks on, the input's arrays and keep (an earlier start's parts) held.
 func newMemoryBudget(g *matrices.Graph, inc *matrices.Incidence, opts Options, keep []int32) *memoryBudget {
-	perTask := opts.MemoryPerTask
-	if perTask == 0 {
-		perTask = DefaultMemoryPerTask
-	}
+	perTask := opts.memoryPerTask()
 	m := g.NumEdges()
 	if perTask < 0 || m < memoryBoundEdges {
 		return nil
 	}
 	held := 4 * int64(len(g.U)+len(g.V)+len(inc.Offsets)+len(inc.Edge)+len(keep))
 	return &memoryBudget{limit: int64(countedShare * perTask * float64(m)), held: held}
+}
+
+// memoryPerTask is o.MemoryPerTask resolved: 0 is DefaultMemoryPerTask,
+// a negative value no bound.
+func (o Options) memoryPerTask() float64 {
+	if o.MemoryPerTask == 0 {
+		return DefaultMemoryPerTask
+	}
+	return o.MemoryPerTask
 }
 
 // check returns an overBudget error where h and METIS's share of its

@@ -31,7 +31,7 @@ type Options struct {
 	Refine         int                   // rounds of RefinePairs after Polish (0: none)
 	Starts         []string              // first partitions SPAC refines, the best kept (nil: by the size, see fromStarts)
 	StartsBySize   int64                 // the edges the default starts are chosen by (0: the graph's own); a distributed run's share passes the whole input's
-	MemoryPerTask  float64               // from 16M tasks, the peak in bytes a task the own start is held to, or left out (0: DefaultMemoryPerTask; negative: no bound)
+	MemoryPerTask  float64               // from 16M tasks, the peak in bytes a task the own start is held to, or left out (0: DefaultMemoryPerTask; negative: no bound); from qualityStartsPerTask (or unbounded) the starts added for quality alone run there too
 
 	// budget, when set, bounds what the own start may hold (fromStarts).
 	budget *memoryBudget

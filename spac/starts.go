@@ -88,7 +88,8 @@ const hugeStartsEdges = 4 << 20
 //     s against 5 s there (one call: wvpStart), and from
 //     extraStartsMaxEdges its memory, so there NE's start runs alone and
 //     SPAC loses to WVP greedy (1.016x its copies on a graph of 16.0M
-//     tasks). Under the graph model NE's start leads WVP greedy without it
+//     tasks), unless the memory budget leaves WVP greedy's start room
+//     (roomForQualityStarts). Under the graph model NE's start leads WVP greedy without it
 //     (0.997x NE's copies, WVP greedy's 1.026x).
 //   - numbered with locality (orderLocality below scatteredOrder: web
 //     crawls with their hosts' pages together, circuits and FEM matrices
@@ -131,10 +132,11 @@ const hugeStartsEdges = 4 << 20
 // (docs/partition-quality, stops 29 and 31). One start where one is known
 // to lead: both would take in-2004 from 16 s to 40 s on two cores. Two run
 // one after the other, not side by side: the memory of one start.
-func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, capEdges int) []string {
+func hugeStarts(g *matrices.Graph, inc *matrices.Incidence, opts Options) []string {
+	capEdges := opts.Cap
 	cv := degreeCV(inc)
 	even := cv < evenDegrees
-	roomy := g.NumEdges() < extraStartsMaxEdges // room for starts added for quality alone
+	roomy := roomForQualityStarts(g.NumEdges(), opts) // room for starts added for quality alone
 	switch {
 	case evenExpander(g, inc):
 		if g.Model == matrices.ModelSpMV && roomy {
@@ -394,8 +396,24 @@ var wvpOneCallMaxWork int64 = 12e10
 // WVP greedy's starts took 227 s and peaked at 180 B/task against NE's 17 s
 // and 55 B/task, for 11,718,507 copies against 11,906,770 (WVP greedy's
 // own: 11,720,119). The other added starts' memory was not measured at
-// that size.
+// that size. A memory budget of qualityStartsPerTask or more lifts the
+// bound (roomForQualityStarts).
 var extraStartsMaxEdges = 16_000_000
+
+// qualityStartsPerTask is the memory budget (Options.MemoryPerTask, bytes
+// a task) from which the starts added for quality alone run from
+// extraStartsMaxEdges too: WVP greedy's METIS call, the costliest of them,
+// peaked at 178-180 B/task there. A user who gives SPAC that room (or no
+// bound) gets its start on an Erdos-Renyi graph and SPAC at or below WVP
+// greedy's copies, where NE's start alone leaves it 1.6% above.
+const qualityStartsPerTask = 200
+
+// roomForQualityStarts reports whether a graph of m edges has the memory,
+// under opts' budget, for the starts added for quality alone.
+func roomForQualityStarts(m int, opts Options) bool {
+	perTask := opts.memoryPerTask()
+	return m < extraStartsMaxEdges || perTask < 0 || perTask >= qualityStartsPerTask
+}
 
 // evenExpander reports whether g is an expander with even degrees (an
 // Erdos-Renyi graph): degrees' CV below evenDegrees, clusterLocality at
@@ -447,7 +465,7 @@ func fromStarts(ctx context.Context, g *matrices.Graph, inc *matrices.Incidence,
 	switch {
 	case names != nil:
 	case size >= hugeStartsEdges:
-		names = hugeStarts(g, inc, opts.Cap)
+		names = hugeStarts(g, inc, opts)
 	case size >= int64(coarsenMinEdges):
 		names = LargeStarts
 	default:

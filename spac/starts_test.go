@@ -85,7 +85,7 @@ func TestHugeStart(t *testing.T) {
 			if one, er := evenExpander(g, inc), strings.HasPrefix(c.name, "er"); one != er {
 				t.Errorf("%s (shuffled: %v): evenExpander %v, want %v", c.name, shuffle, one, er)
 			}
-			if s := hugeStarts(g, inc, 1024); !slices.Equal(s, want) {
+			if s := hugeStarts(g, inc, Options{Cap: 1024}); !slices.Equal(s, want) {
 				t.Errorf("%s (shuffled: %v): huge starts %v, want %v (order locality %.3f, cluster locality %.3f, degrees' CV %.2f)", c.name, shuffle, s, want, orderLocality(g), clusterLocality(g, inc), degreeCV(inc))
 			}
 			base := want
@@ -100,26 +100,30 @@ func TestHugeStart(t *testing.T) {
 			case c.name == "fem" && !shuffle:
 				want = append(slices.Clone(mesh), "default")
 			}
-			if s := hugeStarts(g, inc, largeParts); !slices.Equal(s, want) {
+			if s := hugeStarts(g, inc, Options{Cap: largeParts}); !slices.Equal(s, want) {
 				t.Errorf("%s (shuffled: %v), parts of %d edges: huge starts %v, want %v", c.name, shuffle, largeParts, s, want)
 			}
 			// Parts of fewer than smallParts edges: HEP's start after NE's
 			// on a scattered, skewed input.
 			if slices.Equal(want, ne) && !strings.HasPrefix(c.name, "er") {
-				if s := hugeStarts(g, inc, smallParts/4); !slices.Equal(s, []string{"ne", "hep"}) {
+				if s := hugeStarts(g, inc, Options{Cap: smallParts / 4}); !slices.Equal(s, []string{"ne", "hep"}) {
 					t.Errorf("%s (shuffled: %v), parts of %d edges: huge starts %v, want [ne hep]", c.name, shuffle, smallParts/4, s)
 				}
 			}
 			// From extraStartsMaxEdges, for its memory, no WVP start on an
-			// expander.
+			// expander, unless the memory budget leaves it room.
 			if slices.Equal(want, expander) {
 				was := extraStartsMaxEdges
 				extraStartsMaxEdges = g.NumEdges()
-				s := hugeStarts(g, inc, 1024)
-				extraStartsMaxEdges = was
-				if !slices.Equal(s, ne) {
-					t.Errorf("%s (shuffled: %v), %d edges, as many as extraStartsMaxEdges: huge starts %v, want %v", c.name, shuffle, g.NumEdges(), s, ne)
+				for _, b := range []struct {
+					perTask float64
+					want    []string
+				}{{0, ne}, {DefaultMemoryPerTask, ne}, {qualityStartsPerTask - 1, ne}, {qualityStartsPerTask, expander}, {-1, expander}} {
+					if s := hugeStarts(g, inc, Options{Cap: 1024, MemoryPerTask: b.perTask}); !slices.Equal(s, b.want) {
+						t.Errorf("%s (shuffled: %v), %d edges, as many as extraStartsMaxEdges, %g B/task: huge starts %v, want %v", c.name, shuffle, g.NumEdges(), b.perTask, s, b.want)
+					}
 				}
+				extraStartsMaxEdges = was
 			}
 			// A mesh in wvpTwoStageParts parts or more: WVP greedy's
 			// start below extraStartsMaxEdges edges (in one call or in two
@@ -130,12 +134,12 @@ func TestHugeStart(t *testing.T) {
 				if c.name == "fem" && !shuffle {
 					many = both
 				}
-				if s := hugeStarts(g, inc, small); !slices.Equal(s, many) {
+				if s := hugeStarts(g, inc, Options{Cap: small}); !slices.Equal(s, many) {
 					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts): huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, many)
 				}
 				was := extraStartsMaxEdges
 				extraStartsMaxEdges = g.NumEdges()
-				s := hugeStarts(g, inc, small)
+				s := hugeStarts(g, inc, Options{Cap: small})
 				extraStartsMaxEdges = was
 				if !slices.Equal(s, both) {
 					t.Errorf("%s (shuffled: %v), parts of %d edges (%d parts), as many edges as extraStartsMaxEdges: huge starts %v, want %v", c.name, shuffle, small, (g.NumEdges()+small-1)/small, s, both)
@@ -225,9 +229,9 @@ func TestStartsBySize(t *testing.T) {
 	run := startsFixture(t, m, err)
 	g, inc := run.g, run.inc
 	bySize, counted := run.partition(Options{StartsBySize: hugeStartsEdges})
-	named, _ := run.partition(Options{Starts: hugeStarts(g, inc, run.capacity)})
+	named, _ := run.partition(Options{Starts: hugeStarts(g, inc, Options{Cap: run.capacity})})
 	if counted != 0 || !slices.Equal(bySize.Part, named.Part) {
-		t.Errorf("judged by %d edges: %d starts counted, same partition as the named starts %v: %v", hugeStartsEdges, counted, hugeStarts(g, inc, run.capacity), slices.Equal(bySize.Part, named.Part))
+		t.Errorf("judged by %d edges: %d starts counted, same partition as the named starts %v: %v", hugeStartsEdges, counted, hugeStarts(g, inc, Options{Cap: run.capacity}), slices.Equal(bySize.Part, named.Part))
 	}
 	if _, counted := run.partition(Options{}); counted < 2 {
 		t.Errorf("by its own %d edges: %d starts counted, want several", g.NumEdges(), counted)

@@ -503,23 +503,22 @@ func renumbered(m *Matrix, rowFrom, colFrom []int32) *Matrix {
 		r.RowPtr[i+1] = r.RowPtr[i] + m.RowPtr[old+1] - m.RowPtr[old]
 	}
 	// The rows are independent once their places are known: runs of them
-	// are renumbered in parallel.
-	type entry struct {
-		col int32
-		val float64
-	}
+	// are renumbered in parallel. Each row's entries are sorted by their
+	// key, the new column above the entry's place in the row (so that
+	// duplicates keep their order), as plain integers: a stable sort of
+	// (column, value) pairs took twice as long on R-MAT 20.
 	par.DoRanges(n, 4096, func(lo, hi int) {
-		var row []entry
+		var keys []uint64
 		for i := lo; i < hi; i++ {
-			old := rowFrom[i]
-			row = row[:0]
-			for e := m.RowPtr[old]; e < m.RowPtr[old+1]; e++ {
-				row = append(row, entry{colTo[m.Col[e]], m.Val[e]})
+			first, end := m.RowPtr[rowFrom[i]], m.RowPtr[rowFrom[i]+1]
+			keys = keys[:0]
+			for e := first; e < end; e++ {
+				keys = append(keys, uint64(colTo[m.Col[e]])<<32|uint64(e-first))
 			}
-			slices.SortStableFunc(row, func(a, b entry) int { return int(a.col - b.col) })
+			slices.Sort(keys)
 			at := r.RowPtr[i]
-			for k, en := range row {
-				r.Col[int(at)+k], r.Val[int(at)+k] = en.col, en.val
+			for k, key := range keys {
+				r.Col[int(at)+k], r.Val[int(at)+k] = int32(key>>32), m.Val[first+int32(uint32(key))]
 			}
 		}
 	})

@@ -2,6 +2,7 @@ package spmv
 
 import (
 	"fmt"
+	"github.com/spac-gpu/spac/internal/par"
 	"math"
 	"slices"
 
@@ -220,7 +221,8 @@ func d16EarlyRows(info gpu.DeviceInfo, nRows, nCols int, p Precision, wide bool)
 // serves several of a block's tasks. The price is two passes a product, x
 // gathered into the order and y gathered back out of it.
 //
-// It walks the schedule's slots twice and keeps four int32 a row and column,
+// It walks the schedule's slots three times (the blocks' neighbours, then
+// the rows and the columns, a core each) and keeps four int32 a row and column,
 // never a copy of the tasks: the schedule holds its blocks' tasks block
 // after block, so each row's and column's tasks come in block order.
 func SPACOrder(a *ScheduleArrays) (rowFrom, colFrom []int32, err error) {
@@ -231,12 +233,20 @@ func SPACOrder(a *ScheduleArrays) (rowFrom, colFrom []int32, err error) {
 	if tasks != a.NNZ {
 		return nil, nil, fmt.Errorf("spac-d16-ord: schedule %s holds %d tasks, the matrix %d entries", a.Label, tasks, a.NNZ)
 	}
-	rows, cols := newHomes(a.NRows, a.Blocks), newHomes(a.NCols, a.Blocks)
-	eachTask(a, func(b, r, c int32) {
-		rows.add(r, b, near[b])
-		cols.add(c, b, near[b])
+	// Rows and columns are independent: a walk of the slots each, on two
+	// cores.
+	par.Do(2, func(side int) {
+		if side == 0 {
+			rows := newHomes(a.NRows, a.Blocks)
+			eachTask(a, func(b, r, _ int32) { rows.add(r, b, near[b]) })
+			rowFrom = matrices.CountingSort(rows.home, a.Blocks+1, nil)
+		} else {
+			cols := newHomes(a.NCols, a.Blocks)
+			eachTask(a, func(b, _, c int32) { cols.add(c, b, near[b]) })
+			colFrom = matrices.CountingSort(cols.home, a.Blocks+1, nil)
+		}
 	})
-	return matrices.CountingSort(rows.home, a.Blocks+1, nil), matrices.CountingSort(cols.home, a.Blocks+1, nil), nil
+	return rowFrom, colFrom, nil
 }
 
 // eachTask calls f with every task of schedule a, block after block: its

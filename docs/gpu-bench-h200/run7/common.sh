@@ -13,8 +13,10 @@ export SPAC_CACHE_DIR=/tmp/spac-bench-cache SPAC_CACHE_MAX_SIZE=60GiB LD_LIBRARY
 bg() {
   local cmd="$G/spac spmv $2 -b 1024 --kernels spac-d16-own --cpu-iters 1 --format csv $3 > $1.csv"
   if command -v script > /dev/null; then cmd="script -qfec \"$cmd\" $1.log"; else cmd="$cmd 2> $1.log"; fi
+  # The outer redirection too: the backgrounded 'cd && setsid' list is a shell of its own that lives as long as the
+  # partition, and with the caller's output it held a pipe open (stop 52: 'run.sh | tail' ran out the call).
   (cd $R && setsid nohup bash -c "/usr/bin/time -f '%e s %M KB' -o $1.time $cmd > /dev/null 2>&1; echo \$? > $1.rc" \
-    > /dev/null 2>&1 < /dev/null &)
+    > /dev/null 2>&1 < /dev/null &) > /dev/null 2>&1 < /dev/null
 }
 # state LABEL...: how each background partition stands (its stage lines so far, rc once done)
 state() {

@@ -2,11 +2,12 @@ package order
 
 import (
 	"fmt"
-	"github.com/spac-gpu/spac/matrices"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/spac-gpu/spac/matrices"
 )
 
 // edges builds a CSR with n vertices from arcs as given (each stored once,

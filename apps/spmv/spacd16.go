@@ -2,11 +2,11 @@ package spmv
 
 import (
 	"fmt"
-	"github.com/spac-gpu/spac/internal/par"
 	"math"
 	"slices"
 
 	"github.com/spac-gpu/spac/gpu"
+	"github.com/spac-gpu/spac/internal/par"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/order"
 )

@@ -45,12 +45,12 @@ gpu() {
 M=gpu__time_duration.sum,smsp__inst_executed.sum,smsp__thread_inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum
 M+=,sm__warps_active.avg.pct_of_peak_sustained_active,lts__t_sectors_srcunit_tex.sum,launch__registers_per_thread
 M+=,dram__throughput.avg.pct_of_peak_sustained_elapsed
-# prof LABEL DEADLINE LIMIT INPUT KERNELS: one product each under Nsight Compute (caches flushed), both precisions
+# prof LABEL DEADLINE LIMIT INPUT KERNELS [EXTRA]: one product each under Nsight Compute (caches flushed), both precisions
 prof() {
   [ $((SECONDS-T0)) -lt $2 ] || { echo "skip $1 (past $2 s)"; return 1; }
   timeout $3 ncu --clock-control none --csv --page raw --print-units base --metrics "$M" \
     --log-file $D/$1.ncu.csv $G/spac spmv $4 --gpu -b 1024 --precision fp32,fp64 --kernels $5 --iters 1 --warmup 0 \
-    --cpu-iters 1 --quiet --format csv > $D/$1.csv 2> $D/$1.err
+    --cpu-iters 1 --quiet --format csv $6 > $D/$1.csv 2> $D/$1.err
   local rc=$?; echo "ncu $1 rc=$rc +$((SECONDS-T0))s ($(grep -c '^"[0-9]' $D/$1.ncu.csv) launches)"; tail -3 $D/$1.err; return $rc
 }
 MESH=gen:stencil3d:nx=272,ny=272,nz=272

@@ -1,6 +1,7 @@
 package order
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -18,7 +19,14 @@ import (
 // Cost: METIS's multilevel bisection, O(m log n) in practice, and O(n + m)
 // memory for the symmetrized copy. METIS indexes with 32 bits: a graph
 // with 2^31 or more symmetrized arcs is refused with an error.
-func ND(n int, ptr []int64, adj []int32, seed int32) ([]int32, error) {
+//
+// METIS cannot be interrupted, and on a graph of millions of vertices it
+// runs for minutes: when ctx is done ND returns ctx's error at once and
+// leaves the call to finish on its thread, its result dropped.
+func ND(ctx context.Context, n int, ptr []int64, adj []int32, seed int32) ([]int32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if n == 0 {
 		return []int32{}, nil
 	}
@@ -30,9 +38,26 @@ func ND(n int, ptr []int64, adj []int32, seed int32) ([]int32, error) {
 	for i, p := range g.ptr {
 		xadj[i] = int32(p)
 	}
-	perm, _, err := metis.NodeND(&metis.Graph{Xadj: xadj, Adjncy: g.adj}, metis.Options{Seed: seed})
-	if err != nil {
-		return nil, fmt.Errorf("order: %w", err)
+	type result struct {
+		perm []int32
+		err  error
 	}
-	return perm, nil
+	done := make(chan result, 1) // buffered: an abandoned call still ends
+	go func() {
+		perm, _, err := nodeND(&metis.Graph{Xadj: xadj, Adjncy: g.adj}, metis.Options{Seed: seed})
+		done <- result{perm, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, fmt.Errorf("order: %w", r.err)
+		}
+		return r.perm, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
+
+// nodeND is METIS's call, a variable so that a test can stand in a call
+// that does not end.
+var nodeND = metis.NodeND

@@ -1,12 +1,16 @@
 package order
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/metis"
 )
 
 // homeOracle is the part of each of n vertices by direct counting: the part
@@ -212,16 +216,55 @@ func TestND(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ptr, adj := edges(tc.n, tc.arcs)
-			perm, err := ND(tc.n, ptr, adj, 1)
+			perm, err := ND(context.Background(), tc.n, ptr, adj, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkPerm(t, perm, tc.n)
 			// One direction per edge, or both: the same graph to METIS.
 			bptr, badj := edges(tc.n, both(tc.arcs))
-			if again, err := ND(tc.n, bptr, badj, 1); err != nil || !slices.Equal(again, perm) {
+			if again, err := ND(context.Background(), tc.n, bptr, badj, 1); err != nil || !slices.Equal(again, perm) {
 				t.Errorf("both directions give %v (%v), one gives %v", again, err, perm)
 			}
 		})
+	}
+}
+
+// TestNDCancel: METIS cannot be interrupted, so ND must return when its
+// context is done while the call still runs (stop 53: a --reorder nd of a
+// 20M-row mesh outlived its timeout's TERM), with the context's error.
+func TestNDCancel(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	started := make(chan struct{})
+	real := nodeND
+	nodeND = func(g *metis.Graph, opts metis.Options) ([]int32, []int32, error) {
+		close(started)
+		<-release // a call that runs until the test ends
+		return real(g, opts)
+	}
+	defer func() { nodeND = real }()
+	ptr, adj := edges(400, gridArcs(20, 20))
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	type result struct {
+		perm []int32
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() {
+		perm, err := ND(ctx, 400, ptr, adj, 1)
+		got <- result{perm, err}
+	}()
+	select {
+	case r := <-got:
+		if !errors.Is(r.err, context.Canceled) || r.perm != nil {
+			t.Errorf("cancelled during METIS: %d entries, error %v; want none and %v", len(r.perm), r.err, context.Canceled)
+		}
+	case <-time.After(time.Minute): // generous: the answer is at once or never
+		t.Fatal("cancelled during METIS: ND waits for the call to end")
+	}
+	if _, err := ND(ctx, 400, ptr, adj, 1); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled before: error %v, want %v", err, context.Canceled)
 	}
 }

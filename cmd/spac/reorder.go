@@ -104,7 +104,7 @@ func (f *reorderFlags) orderOf(ctx context.Context, in *pipeline.Input, name str
 		var perm []int32
 		if name == orderRCM {
 			perm = order.RCM(n, ptr, adj)
-		} else if perm, err = order.ND(n, ptr, adj, int32(f.pf.seed)); err != nil {
+		} else if perm, err = order.ND(ctx, n, ptr, adj, int32(f.pf.seed)); err != nil {
 			return nil, nil, err
 		}
 		rows, cols = order.Sides(perm, m.NRows, m.NCols)

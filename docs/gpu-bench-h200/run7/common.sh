@@ -35,6 +35,9 @@ waitfor() {
   done
   return 1
 }
+# pack NAME: everything in $D as one file, $OUT/NAME.tgz. A call brings back at most 8 files from $OUT, and the next
+# call's $OUT is a new folder: stop 53 lost call c's files, written beside copies of the same (over the count).
+pack() { tar -czf $OUT/$1.tgz -C $D . && echo "packed $(tar -tzf $OUT/$1.tgz | grep -vc '/$') files into $1.tgz"; }
 # spac stops at its next check on the TERM of timeout(1); a METIS call does not check (stop 53: nested dissection on
 # R-MAT 23 and the 272^3 mesh ran past the call's end), so the KILL after it ends what the TERM does not.
 # gpu LABEL DEADLINE LIMIT INPUT KERNELS [EXTRA]: medians of 20 products, B=1024, both precisions

@@ -100,12 +100,21 @@ func (f *reorderFlags) orderOf(ctx context.Context, in *pipeline.Input, name str
 		rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
 		return rows, cols, nil
 	case orderRCM, orderND:
+		// Stages on the terminal: on inputs of 100M entries these orders
+		// run for minutes (nested dissection on R-MAT 23: more than five).
+		st, start := prog.Stages(name+" order"), time.Now()
+		defer func() { st.End(err == nil, time.Since(start)) }()
+		st.Begin("pattern")
 		n, ptr, adj := order.Pattern(m.NRows, m.NCols, m.Row, m.Col)
 		var perm []int32
 		if name == orderRCM {
+			st.Begin("sweep")
 			perm = order.RCM(n, ptr, adj)
-		} else if perm, err = order.ND(ctx, n, ptr, adj, int32(f.pf.seed)); err != nil {
-			return nil, nil, err
+		} else {
+			st.Begin("metis")
+			if perm, err = order.ND(ctx, n, ptr, adj, int32(f.pf.seed)); err != nil {
+				return nil, nil, err
+			}
 		}
 		rows, cols = order.Sides(perm, m.NRows, m.NCols)
 		return rows, cols, nil
@@ -121,13 +130,17 @@ func (f *reorderFlags) orderOf(ctx context.Context, in *pipeline.Input, name str
 		if err != nil {
 			return nil, nil, err
 		}
+		st, start := prog.Stages(name+" order"), time.Now()
+		st.Begin("by parts")
 		part := make([]int32, m.NNZ())
 		for slot, e := range s.NewSchedule {
 			if e >= 0 {
 				part[e] = int32(slot / s.BlockSize)
 			}
 		}
-		return order.ByParts(m.NRows, m.NCols, m.Row, m.Col, part, s.NumBlocks())
+		rows, cols, err = order.ByParts(m.NRows, m.NCols, m.Row, m.Col, part, s.NumBlocks())
+		st.End(err == nil, time.Since(start))
+		return rows, cols, err
 	}
 	return nil, nil, fmt.Errorf("unknown order %q", name)
 }

@@ -1,14 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
+	"github.com/spac-gpu/spac/internal/progress"
 	"github.com/spac-gpu/spac/matrices"
+	"github.com/spac-gpu/spac/pipeline"
 )
 
 // product is y = A x of a COO (symmetric storage expanded) with x_j = j+1.
@@ -116,5 +123,40 @@ func TestReorderUsage(t *testing.T) {
 	out, errOut, code, _ := executeStreams(t, "reorder", in, "--order", "rcm", "-o", "-")
 	if code != 0 || !strings.HasPrefix(out, "%%MatrixMarket matrix coordinate real general\n6 6 12\n") {
 		t.Errorf("-o -: exit %d, %q, %s", code, out, errOut)
+	}
+}
+
+// TestOrderStages: on a terminal each order shows its stages as it runs
+// (nested dissection of a large input runs for minutes), and a line with
+// its total when done.
+func TestOrderStages(t *testing.T) {
+	t.Setenv("SPAC_CACHE_DIR", filepath.Join(t.TempDir(), "cache"))
+	var rf reorderFlags
+	rf.register(&cobra.Command{}, environment{}, "block-size", "b")
+	rf.blockSize = 32
+	m, err := matrices.ErdosRenyi(300, 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &pipeline.Input{Matrix: m, Used: m, Model: matrices.ModelSpMV}
+	for _, tc := range []struct{ order, stages string }{
+		{"rcm", "pattern sweep total"},
+		{"nd", "pattern metis total"},
+		{"spac", "by parts total"},
+	} {
+		var buf bytes.Buffer
+		if _, _, err := rf.orderOf(context.Background(), in, tc.order, progress.New(&buf, true), io.Discard); err != nil {
+			t.Fatalf("%s: %v", tc.order, err)
+		}
+		var got []string
+		for _, line := range strings.Split(buf.String(), "\n") {
+			line = line[strings.LastIndex(line, "\r")+1:] // what the spinner's redraws leave
+			if f := strings.Fields(line); len(f) >= 4 && f[0] == tc.order && f[1] == "order" {
+				got = append(got, strings.Join(f[2:len(f)-2], " "))
+			}
+		}
+		if strings.Join(got, " ") != tc.stages {
+			t.Errorf("%s: stages %q, want %q (drawn: %q)", tc.order, got, tc.stages, buf.String())
+		}
 	}
 }

@@ -101,7 +101,8 @@ func (f *reorderFlags) orderOf(ctx context.Context, in *pipeline.Input, name str
 		return rows, cols, nil
 	case orderRCM, orderND:
 		// Stages on the terminal: on inputs of 100M entries these orders
-		// run for minutes (nested dissection on R-MAT 23: more than five).
+		// run for minutes (nested dissection of R-MAT 23 was still running
+		// when its 600 s device call ended).
 		st, start := prog.Stages(name+" order"), time.Now()
 		defer func() { st.End(err == nil, time.Since(start)) }()
 		st.Begin("pattern")

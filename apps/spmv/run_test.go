@@ -397,6 +397,7 @@ func TestRenumberings(t *testing.T) {
 		mk("m~random", "fp32", "cusparse-csr", 6),
 		mk("m~random~spac", "fp64", "cusparse-csr", 4),
 		mk("m~random~spac", "fp64", "cusparse-coo", 5),
+		mk("m~random~spac", "fp64", "csr-d16", 2.5),
 		mk("m~random~rcm", "fp64", "cusparse-csr", 20),
 		mk("other~nd", "fp64", "cusparse-csr", 3), // no "other" of its own: no pair
 	}
@@ -405,20 +406,20 @@ func TestRenumberings(t *testing.T) {
 		t.Fatalf("%d renumberings, want 2: %+v", len(rs), rs)
 	}
 	for i, want := range []struct {
-		order        string
-		gain, spacvs float64
-	}{{"spac", 10.0 / 4, 4.0 / 8}, {"rcm", 10.0 / 20, 20.0 / 8}} {
+		order              string
+		gain, spacvs, ours float64
+	}{{"spac", 10.0 / 4, 4.0 / 8, 10.0 / 2.5}, {"rcm", 10.0 / 20, 20.0 / 8, 0}} { // rcm: no kernel of ours ran
 		r := rs[i]
 		if r.Input != "m~random" || r.Precision != "fp64" || r.Order != want.order || math.Abs(r.Gain-want.gain) > 1e-12 ||
-			math.Abs(r.SPACvs-want.spacvs) > 1e-12 {
-			t.Errorf("renumbering %d: %+v, want %s gain %g and SPAC %g", i, r, want.order, want.gain, want.spacvs)
+			math.Abs(r.SPACvs-want.spacvs) > 1e-12 || math.Abs(r.Ours-want.ours) > 1e-12 {
+			t.Errorf("renumbering %d: %+v, want %s gain %g, SPAC %g and ours %g", i, r, want.order, want.gain, want.spacvs, want.ours)
 		}
 	}
 	var md bytes.Buffer
 	if err := WriteReport(&md, rows, ReportMeta{}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Renumberings", "| m~random | fp64 | spac | cusparse-csr | 4.0 us | 2.50x | spac-seg8 | 8.0 us | 0.50x |"} {
+	for _, want := range []string{"## Renumberings", "| m~random | fp64 | spac | cusparse-csr | 4.0 us | 2.50x | spac-seg8 | 8.0 us | 0.50x | csr-d16 | 2.5 us | 4.00x |"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, md.String())
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/spac-gpu/spac/internal/par"
 	"github.com/spac-gpu/spac/metis"
 )
 
@@ -38,24 +39,13 @@ func ND(ctx context.Context, n int, ptr []int64, adj []int32, seed int32) ([]int
 	for i, p := range g.ptr {
 		xadj[i] = int32(p)
 	}
-	type result struct {
-		perm []int32
-		err  error
-	}
-	done := make(chan result, 1) // buffered: an abandoned call still ends
-	go func() {
+	return par.Await(ctx, func() ([]int32, error) {
 		perm, _, err := nodeND(&metis.Graph{Xadj: xadj, Adjncy: g.adj}, metis.Options{Seed: seed})
-		done <- result{perm, err}
-	}()
-	select {
-	case r := <-done:
-		if r.err != nil {
-			return nil, fmt.Errorf("order: %w", r.err)
+		if err != nil {
+			return nil, fmt.Errorf("order: %w", err)
 		}
-		return r.perm, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+		return perm, nil
+	})
 }
 
 // nodeND is METIS's call, a variable so that a test can stand in a call

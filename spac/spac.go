@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/spac-gpu/spac/internal/par"
 	"github.com/spac-gpu/spac/matrices"
 	"github.com/spac-gpu/spac/metis"
 	"github.com/spac-gpu/spac/transform"
@@ -224,22 +225,11 @@ func metisOptions(opts Options) metis.Options {
 	return metis.Options{Seed: int32(opts.Seed), UFactor: ufactor}
 }
 
-// runMETIS runs METIS in a goroutine so that a cancelled context returns
-// at once; METIS itself cannot be stopped.
+// runMETIS runs METIS through par.Await, so that a cancelled context
+// returns at once; METIS itself cannot be stopped.
 func runMETIS(ctx context.Context, g *metis.Graph, k int, opts metis.Options) ([]int32, error) {
-	type result struct {
-		part []int32
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
+	return par.Await(ctx, func() ([]int32, error) {
 		part, _, err := metis.PartGraph(g, k, opts)
-		done <- result{part, err}
-	}()
-	select {
-	case r := <-done:
-		return r.part, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+		return part, err
+	})
 }

@@ -96,3 +96,25 @@ func DoCtx(ctx context.Context, tasks int, f func(task int) error) error {
 	}
 	return ctx.Err()
 }
+
+// Await runs f in a goroutine of its own and returns its result, or
+// ctx.Err() as soon as ctx is done: for calls that cannot be interrupted
+// (METIS's), which then finish unseen and their result is dropped.
+func Await[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1) // buffered: an abandoned call still ends
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}

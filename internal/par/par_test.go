@@ -1,6 +1,8 @@
 package par
 
 import (
+	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 )
@@ -23,5 +25,20 @@ func TestDoRanges(t *testing.T) {
 				t.Errorf("n=%d size=%d: index %d in %d ranges", tc.n, tc.size, i, c)
 			}
 		}
+	}
+}
+
+// TestAwait: f's result when it ends; ctx's error at once when ctx is done
+// while f still runs.
+func TestAwait(t *testing.T) {
+	if v, err := Await(context.Background(), func() (int, error) { return 7, nil }); v != 7 || err != nil {
+		t.Errorf("ended: %d, %v; want 7, nil", v, err)
+	}
+	release := make(chan struct{})
+	defer close(release)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if v, err := Await(ctx, func() (int, error) { <-release; return 7, nil }); v != 0 || !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %d, %v; want 0, %v", v, err, context.Canceled)
 	}
 }
